@@ -1,0 +1,46 @@
+# Magpie: `make test` and `make demo` are all a fresh Debian machine with the
+# Swift toolchain needs; both install missing Debian packages first.
+
+SWIFT ?= swift
+SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
+# Build dependencies: codec libraries (headers + pkg-config files) and tools
+# the tests and benchmarks call.
+BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
+TEST_PACKAGES := $(BUILD_PACKAGES) time
+BENCH_PACKAGES := $(TEST_PACKAGES) libjpeg-turbo-progs python3-venv
+
+.PHONY: all build release test demo bench deps test-deps bench-deps format clean
+
+all: build
+
+deps:
+	@Scripts/install-deps.sh $(BUILD_PACKAGES)
+
+test-deps:
+	@Scripts/install-deps.sh $(TEST_PACKAGES)
+
+bench-deps:
+	@Scripts/install-deps.sh $(BENCH_PACKAGES)
+
+build: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+release: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie
+
+test: test-deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie
+	$(SWIFT) test --skip-build
+
+demo: release
+	Scripts/demo.sh
+
+bench: bench-deps release
+	Scripts/bench.sh
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build

@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Codec libraries come from Debian's -dev packages through pkg-config; the
+// package depends on no outside Swift package.
+let package = Package(
+  name: "Magpie",
+  products: [
+    .library(name: "Magpie", targets: ["Magpie"]),
+    .executable(name: "magpie", targets: ["MagpieCLI"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CJPEG", pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(
+      name: "CPNG", pkgConfig: "libpng16",
+      providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(
+      name: "CGIF", pkgConfig: "libgif",
+      providers: [.apt(["libgif-dev"])]),
+    .systemLibrary(
+      name: "CWebP", pkgConfig: "libwebp",
+      providers: [.apt(["libwebp-dev"])]),
+    // Thin C wrappers for the libraries that report errors with longjmp
+    // (libjpeg, libpng): every setjmp and every call that can longjmp stays in C.
+    .target(
+      name: "CMagpieCodecs",
+      dependencies: ["CJPEG", "CPNG"],
+      cSettings: [.unsafeFlags(["-O2"])],
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+    .target(
+      name: "Magpie",
+      dependencies: ["CMagpieCodecs", "CGIF", "CWebP"]),
+    .executableTarget(
+      name: "MagpieCLI",
+      dependencies: ["Magpie"]),
+    .testTarget(
+      name: "MagpieTests",
+      dependencies: ["Magpie", "CMagpieCodecs"],
+      exclude: ["Fixtures"]),
+  ]
+)

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// The coders Magpie asks, in order: coders you register (newest first),
+/// then the built-in JPEG, PNG/APNG, GIF and WebP coders.
+///
+/// This is SDImageCodersManager's rule: a registered coder can take over a
+/// format from a built-in one, or add a format Magpie lacks, without any
+/// change to Magpie.
+public final class CoderRegistry: Sendable {
+  /// The registry the rest of Magpie uses unless given another.
+  public static let shared = CoderRegistry()
+
+  /// The coders Magpie ships, asked after every registered coder.
+  public static var builtInCoders: [any ImageCoder] {
+    [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+  }
+
+  private let builtIn: [any ImageCoder]
+  private let registered = Mutex<[any ImageCoder]>([])
+
+  /// A registry with the built-in coders (or the ones given) and none registered.
+  public init(builtIn: [any ImageCoder] = CoderRegistry.builtInCoders) {
+    self.builtIn = builtIn
+  }
+
+  /// Adds `coder` ahead of every coder already here.
+  public func register(_ coder: any ImageCoder) {
+    registered.withLock { $0.insert(coder, at: 0) }
+  }
+
+  /// Removes every registered coder of type `type`.
+  public func unregister<C: ImageCoder>(_ type: C.Type) {
+    registered.withLock { $0.removeAll { $0 is C } }
+  }
+
+  /// Every coder in the order they are asked.
+  public var coders: [any ImageCoder] {
+    registered.withLock { $0 } + builtIn
+  }
+
+  /// The first coder that decodes `data`, or `nil`.
+  public func decoder(for data: Data) -> (any ImageCoder)? {
+    let format = ImageFormat.sniff(data)
+    return coders.first { $0.canDecode(data, format: format) }
+  }
+
+  /// The first coder that encodes `format`, or `nil`.
+  public func encoder(for format: ImageFormat) -> (any ImageCoder)? {
+    coders.first { $0.canEncode(to: format) }
+  }
+
+  /// Decodes `data` with the first coder that takes it.
+  public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(MagpieError) -> Image {
+    try requireDecoder(for: data).decode(data, options: options)
+  }
+
+  /// Reads `data`'s headers with the first coder that takes it.
+  public func info(of data: Data) throws(MagpieError) -> ImageInfo {
+    try requireDecoder(for: data).info(of: data)
+  }
+
+  /// Encodes `image` as `format` with the first coder that writes it.
+  public func encode(
+    _ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions()
+  ) throws(MagpieError) -> Data {
+    guard let coder = encoder(for: format) else {
+      throw MagpieError(.unsupportedFormat, "no coder encodes \(format.rawValue)")
+    }
+    return try coder.encode(image, as: format, options: options)
+  }
+
+  private func requireDecoder(for data: Data) throws(MagpieError) -> any ImageCoder {
+    if let coder = decoder(for: data) { return coder }
+    if data.isEmpty { throw MagpieError(.unsupportedFormat, "the data is empty") }
+    let format = ImageFormat.sniff(data)
+    if format == .unknown {
+      throw MagpieError(.unsupportedFormat, "the bytes are not a known image format")
+    }
+    throw MagpieError(.unsupportedFormat, "no coder decodes \(format.rawValue)")
+  }
+}

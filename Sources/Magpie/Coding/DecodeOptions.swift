@@ -1,0 +1,99 @@
+/// How to decode: at what size, within what limits, and what to keep.
+public struct DecodeOptions: Sendable {
+  /// How a decode-time target size is matched.
+  public enum ContentMode: Sendable {
+    /// The image will be shown fitted inside the target size.
+    case aspectFit
+    /// The image will be shown covering the target size (and cropped).
+    case aspectFill
+  }
+
+  /// The size the image will be shown at, in pixels, upright. When set,
+  /// decoders that can shrink while decoding (JPEG DCT scaling, WebP scaling)
+  /// decode at the smallest size that still covers it; the result is never
+  /// smaller than what `contentMode` needs and is not the exact target size.
+  public var targetSize: PixelSize?
+  /// How `targetSize` is matched.
+  public var contentMode: ContentMode
+  /// The most pixels one decoded frame may have; a larger image is an
+  /// ``MagpieError/Code/imageTooLarge`` error naming its size. Checked
+  /// against the size after decode-time downsampling.
+  public var maxPixelCount: Int
+  /// The most bytes all decoded frames of an animation may take together;
+  /// bounds what a small hostile file can make a decoder allocate.
+  public var maxTotalByteCount: Int
+  /// Decode only the first frame of an animation.
+  public var firstFrameOnly: Bool
+  /// Turn pixels upright as the EXIF orientation says (default `true`).
+  public var appliesOrientation: Bool
+  /// Keep the encoded bytes in ``Image/originalData``.
+  public var keepsOriginalData: Bool
+  /// The display scale given to the decoded image.
+  public var scale: Double
+  /// Return what could be decoded of a truncated image, flagged
+  /// ``Image/isPartial``, instead of failing (JPEG only; default `true`).
+  public var allowsPartialImage: Bool
+
+  /// Full-size decode of every frame, 100-megapixel limit, 1 GiB for all
+  /// frames together, orientation applied.
+  public init(
+    targetSize: PixelSize? = nil, contentMode: ContentMode = .aspectFit,
+    maxPixelCount: Int = 100_000_000, maxTotalByteCount: Int = 1 << 30,
+    firstFrameOnly: Bool = false, appliesOrientation: Bool = true, keepsOriginalData: Bool = false,
+    scale: Double = 1, allowsPartialImage: Bool = true
+  ) {
+    self.targetSize = targetSize
+    self.contentMode = contentMode
+    self.maxPixelCount = maxPixelCount
+    self.maxTotalByteCount = maxTotalByteCount
+    self.firstFrameOnly = firstFrameOnly
+    self.appliesOrientation = appliesOrientation
+    self.keepsOriginalData = keepsOriginalData
+    self.scale = scale
+    self.allowsPartialImage = allowsPartialImage
+  }
+
+  /// The smallest stored size that still covers the target once shown
+  /// upright, for a source of `stored` pixels tagged with `orientation`.
+  /// `nil` when no target is set.
+  public func requiredStoredSize(for stored: PixelSize, orientation: ImageOrientation) -> PixelSize? {
+    guard let targetSize, targetSize.width > 0, targetSize.height > 0 else { return nil }
+    let displayed = orientation.displayedSize(of: stored)
+    let needed =
+      switch contentMode {
+      case .aspectFit: displayed.fitting(in: targetSize)
+      case .aspectFill: displayed.filling(targetSize)
+      }
+    return orientation.swapsDimensions ? needed.transposed : needed
+  }
+
+  /// The largest of `denominators` by which a decoder may shrink `stored`
+  /// (rounding up, as libjpeg and libwebp do) and still cover the target;
+  /// 1 when no target is set.
+  public func shrinkDenominator(
+    for stored: PixelSize, orientation: ImageOrientation, choices denominators: [Int] = [2, 4, 8]
+  ) -> Int {
+    guard let needed = requiredStoredSize(for: stored, orientation: orientation) else { return 1 }
+    var best = 1
+    for d in denominators where d > best {
+      let w = (stored.width + d - 1) / d
+      let h = (stored.height + d - 1) / d
+      if w >= needed.width && h >= needed.height { best = d }
+    }
+    return best
+  }
+
+  /// Throws ``MagpieError/Code/imageTooLarge`` when a frame of `decoded`
+  /// pixels exceeds the limit; `declared` is the size the file claims.
+  public func checkPixelLimit(decoded: PixelSize, declared: PixelSize) throws(MagpieError) {
+    guard decoded.width > 0, decoded.height > 0 else {
+      throw MagpieError(.corruptData, "image declares an empty size \(declared)")
+    }
+    if decoded.pixelCount > maxPixelCount {
+      let note = decoded == declared ? "" : " (\(decoded) after downsampling)"
+      throw MagpieError(
+        .imageTooLarge,
+        "\(declared) is \(declared.pixelCount) pixels\(note), over the limit of \(maxPixelCount)")
+    }
+  }
+}

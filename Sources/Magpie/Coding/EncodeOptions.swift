@@ -1,0 +1,25 @@
+/// How to encode an image.
+public struct EncodeOptions: Sendable {
+  /// Lossy quality, 0 (smallest) to 100 (best); JPEG and lossy WebP.
+  public var quality: Int
+  /// Encode WebP losslessly instead of with `quality`.
+  public var lossless: Bool
+  /// Write a progressive JPEG.
+  public var progressive: Bool
+  /// Encode only the first frame of an animation.
+  public var firstFrameOnly: Bool
+  /// zlib level for PNG, 0-9.
+  public var compressionLevel: Int
+
+  /// Quality 85, lossy, baseline, every frame, zlib level 6.
+  public init(
+    quality: Int = 85, lossless: Bool = false, progressive: Bool = false, firstFrameOnly: Bool = false,
+    compressionLevel: Int = 6
+  ) {
+    self.quality = quality
+    self.lossless = lossless
+    self.progressive = progressive
+    self.firstFrameOnly = firstFrameOnly
+    self.compressionLevel = compressionLevel
+  }
+}

@@ -1,0 +1,58 @@
+/// An encoded image format, as recognised from the bytes themselves.
+///
+/// Magpie never trusts a URL's extension or a `Content-Type` header: use
+/// ``sniff(_:)`` on the data.
+public enum ImageFormat: String, Sendable, CaseIterable, Codable {
+  /// JPEG (JFIF, EXIF), baseline or progressive.
+  case jpeg
+  /// PNG, still.
+  case png
+  /// Animated PNG: a PNG with an `acTL` chunk before its first `IDAT`.
+  case apng
+  /// GIF 87a/89a, still or animated.
+  case gif
+  /// WebP: lossy, lossless or animated.
+  case webp
+  /// AVIF (an ISO-BMFF `ftyp` with an AV1 image brand).
+  case avif
+  /// HEIC/HEIF (an ISO-BMFF `ftyp` with a HEVC image brand).
+  case heic
+  /// Windows bitmap.
+  case bmp
+  /// TIFF, either byte order.
+  case tiff
+  /// Windows icon.
+  case ico
+  /// SVG (XML whose root element is `svg`).
+  case svg
+  /// Anything else.
+  case unknown
+
+  /// The conventional file extension, without the dot.
+  public var fileExtension: String {
+    switch self {
+    case .jpeg: "jpg"
+    case .png, .apng: "png"
+    case .unknown: "bin"
+    default: rawValue
+    }
+  }
+
+  /// The media type a server would send for this format.
+  public var mimeType: String {
+    switch self {
+    case .jpeg: "image/jpeg"
+    case .png: "image/png"
+    case .apng: "image/apng"
+    case .gif: "image/gif"
+    case .webp: "image/webp"
+    case .avif: "image/avif"
+    case .heic: "image/heic"
+    case .bmp: "image/bmp"
+    case .tiff: "image/tiff"
+    case .ico: "image/vnd.microsoft.icon"
+    case .svg: "image/svg+xml"
+    case .unknown: "application/octet-stream"
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/// The one error Magpie throws: what failed (`code`), why (`reason`), and the
+/// lower-level error that caused it, when there is one.
+///
+/// New failure kinds are new `Code` values, so the type can grow without
+/// breaking `switch`es in user code. Compare codes with `==`:
+///
+/// ```swift
+/// do { _ = try registry.decode(data) }
+/// catch where error.code == .imageTooLarge { ... }
+/// ```
+public struct MagpieError: Error, Sendable, CustomStringConvertible {
+  /// What kind of failure this is.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    /// The bytes are not in any format a registered coder understands.
+    public static let unsupportedFormat = Code("unsupported format")
+    /// The bytes claim a known format but break its rules.
+    public static let corruptData = Code("corrupt data")
+    /// The bytes end before the image does.
+    public static let truncatedData = Code("truncated data")
+    /// The image declares more pixels than the configured limit allows.
+    public static let imageTooLarge = Code("image too large")
+    /// An encoder refused or failed to produce bytes.
+    public static let encodingFailed = Code("encoding failed")
+    /// A caller passed a value outside what the API accepts.
+    public static let invalidArgument = Code("invalid argument")
+    /// Reading or writing a file failed.
+    public static let fileSystem = Code("file system")
+    /// The work was cancelled before it finished.
+    public static let cancelled = Code("cancelled")
+
+    /// The code's name, e.g. `"corrupt data"`.
+    public var description: String { name }
+  }
+
+  /// What kind of failure this is.
+  public var code: Code
+  /// Why it failed, in words meant for a log line or a terminal.
+  public var reason: String
+  /// The lower-level error behind this one, if any.
+  public var underlying: (any Error & Sendable)?
+
+  /// Creates an error of the given kind with a human-readable reason.
+  public init(_ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil) {
+    self.code = code
+    self.reason = reason
+    self.underlying = underlying
+  }
+
+  /// `"<code>: <reason>"`, plus the underlying error when there is one.
+  public var description: String {
+    if let underlying {
+      return "\(code): \(reason) (\(underlying))"
+    }
+    return "\(code): \(reason)"
+  }
+}

@@ -1,0 +1,3 @@
+import Magpie
+
+print("magpie")
