@@ -27,7 +27,6 @@ let package = Package(
     .target(
       name: "CMagpieCodecs",
       dependencies: ["CJPEG", "CPNG"],
-      cSettings: [.unsafeFlags(["-O2"])],
       linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     .target(
       name: "Magpie",
