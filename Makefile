@@ -6,8 +6,8 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # Build dependencies: codec libraries (headers + pkg-config files) and tools
 # the tests and benchmarks call.
 BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) time
-BENCH_PACKAGES := $(TEST_PACKAGES) libjpeg-turbo-progs python3-venv
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs time
+BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
 .PHONY: all build release test demo bench deps test-deps bench-deps format clean
 
@@ -34,7 +34,7 @@ test: test-deps
 	$(SWIFT) test --skip-build
 
 demo: release
-	Scripts/demo.sh
+	.build/release/magpie demo samples --out demo-out/contact-sheet.png
 
 bench: bench-deps release
 	Scripts/bench.sh

@@ -13,10 +13,7 @@ public struct ImageFrame: Sendable, Equatable {
   }
 
   /// The duration in whole milliseconds.
-  public var durationMilliseconds: Int {
-    let (seconds, attoseconds) = duration.components
-    return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
-  }
+  public var durationMilliseconds: Int { duration.wholeMilliseconds }
 }
 
 extension ImageFrame {

@@ -18,7 +18,7 @@ public struct PixelBuffer: Sendable, Equatable {
   /// True only when every alpha byte is 255. Decoders of opaque formats set
   /// it so encoders can drop the alpha channel; mutable access clears it
   /// unless the caller promises to keep pixels opaque.
-  public private(set) var isOpaque: Bool
+  public internal(set) var isOpaque: Bool
   /// The premultiplied RGBA bytes, `bytesPerRow * height` of them.
   public private(set) var bytes: [UInt8]
 

@@ -1,0 +1,69 @@
+import Foundation
+import Magpie
+
+/// `magpie convert IN OUT [--format F] [--quality Q] [--process SPEC]`:
+/// decode, process, encode; prints `{"width","height","format","bytes"}`.
+enum ConvertCommand {
+  static func run(_ words: [String]) throws(CLIError) {
+    let arguments = try ParsedArguments(words, valued: ["--format", "--quality", "--process"])
+    guard arguments.positionals.count == 2 else {
+      throw .usage("convert", "expected IN and OUT, got \(arguments.positionals.count) paths")
+    }
+    let input = arguments.positionals[0]
+    let output = arguments.positionals[1]
+    let format = try outputFormat(arguments.value("--format"), path: output)
+    let quality = try arguments.integer("--quality", in: 0...100, default: EncodeOptions().quality)
+    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
+
+    let data = try InputFile.readFile(input)
+    // Formats without animation only ever need the first frame.
+    let animatable = format == .gif || format == .webp
+    let decodeOptions = DecodeOptions(targetSize: spec?.decodeTarget, firstFrameOnly: !animatable)
+    var image: Image
+    do {
+      image = try CoderRegistry.shared.decode(data, options: decodeOptions)
+    } catch {
+      throw .failure("decode \(input)", error)
+    }
+    if let spec { image = try spec.apply(to: image) }
+    let encoded: Data
+    do {
+      encoded = try CoderRegistry.shared.encode(image, as: format, options: EncodeOptions(quality: quality))
+    } catch {
+      throw .failure("encode \(output)", error)
+    }
+    try InputFile.write(encoded, to: output)
+    let record = JSONValue.object([
+      ("width", .int(image.pixelSize.width)),
+      ("height", .int(image.pixelSize.height)),
+      ("format", .string(format.rawValue)),
+      ("bytes", .int(encoded.count)),
+    ])
+    print(record.text)
+  }
+
+  /// The format `--format` names, else the one `path`'s extension names.
+  static func outputFormat(_ option: String?, path: String) throws(CLIError) -> ImageFormat {
+    if let option {
+      guard let format = format(named: option) else {
+        throw .usage("--format", "expected jpeg, png, gif or webp, got '\(option)'")
+      }
+      return format
+    }
+    let ext = URL(fileURLWithPath: path).pathExtension
+    guard let format = format(named: ext) else {
+      throw .usage("convert", "cannot tell the format from '\(path)'; add --format jpeg|png|gif|webp")
+    }
+    return format
+  }
+
+  private static func format(named name: String) -> ImageFormat? {
+    switch name.lowercased() {
+    case "jpeg", "jpg": .jpeg
+    case "png": .png
+    case "gif": .gif
+    case "webp": .webp
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Magpie
+
+/// `magpie decode FILE... --out DIR`: the checkable ground truth of the
+/// decoders. For each input, `DIR/NAME.rgba` (straight-alpha RGBA8, upright,
+/// every frame composited, frames one after another) and `DIR/NAME.json`.
+enum DecodeCommand {
+  static func run(_ words: [String]) throws(CLIError) {
+    let arguments = try ParsedArguments(words, valued: ["--out"])
+    guard let out = arguments.value("--out") else { throw .usage("decode", "--out DIR is required") }
+    guard !arguments.positionals.isEmpty else { throw .usage("decode", "expected at least one FILE") }
+    do {
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    } catch {
+      throw .failure("create \(out)", InputFile.describe(error))
+    }
+    var failures: [CLIError] = []
+    for path in arguments.positionals {
+      do {
+        try decode(path, into: out)
+      } catch {
+        failures.append(error)
+        MagpieCommand.report(error)
+      }
+    }
+    if let last = failures.last {
+      // Each failure already printed its line; exit 1 without another.
+      throw last.silenced
+    }
+  }
+
+  private static func decode(_ path: String, into directory: String) throws(CLIError) {
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    let base = URL(fileURLWithPath: directory).appendingPathComponent(name)
+    let rgbaPath = base.path + ".rgba"
+    let jsonPath = base.path + ".json"
+    let image: Image
+    do throws(CLIError) {
+      let data = try InputFile.readFile(path)
+      do {
+        image = try CoderRegistry.shared.decode(data)
+      } catch {
+        throw CLIError.failure("decode \(path)", error)
+      }
+    } catch {
+      // No .rgba for an input that did not decode, not even a stale one.
+      try? FileManager.default.removeItem(atPath: rgbaPath)
+      let record = JSONValue.object([("error", .string(error.why))])
+      try InputFile.write(Data((record.text + "\n").utf8), to: jsonPath)
+      throw error
+    }
+    try writeFrames(of: image, to: rgbaPath)
+    try InputFile.write(Data((ImageJSON.decoded(image).text + "\n").utf8), to: jsonPath)
+  }
+
+  /// Streams frames to a temporary file, then renames it into place.
+  private static func writeFrames(of image: Image, to path: String) throws(CLIError) {
+    let temporary = path + ".partial"
+    guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+      throw .failure("write \(path)", String(cString: strerror(errno)))
+    }
+    do {
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+      defer { try? handle.close() }
+      for frame in image.frames {
+        try handle.write(contentsOf: frame.pixels.straightRGBA())
+      }
+      try handle.synchronize()
+      guard rename(temporary, path) == 0 else {
+        throw CLIError.failure("write \(path)", String(cString: strerror(errno)))
+      }
+    } catch let error as CLIError {
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw error
+    } catch {
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw .failure("write \(path)", InputFile.describe(error))
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Magpie
+
+/// `magpie`: load, decode, convert and benchmark images from the shell.
+/// Exit 0 on success, 1 when the work failed, 2 on a usage error; errors are
+/// one line on stderr, `magpie: error: <what failed>: <why>`.
+@main
+enum MagpieCommand {
+  static let usage = """
+    usage: magpie <command> [arguments]
+
+    commands:
+      info FILE_OR_URL                          format, size, frames and timing as JSON
+      decode FILE... --out DIR                  decode to DIR/NAME.rgba and DIR/NAME.json
+      convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
+      bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, decode-scaled, thumb, webp, noop)
+      demo [DIR] [--out FILE]                   decode and thumbnail the samples into a contact sheet
+
+    process SPEC: processors joined by '|', e.g. 'downsample(256x256)'
+    """
+
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    do {
+      try await run(arguments)
+    } catch {
+      report(error)
+      exit(error.exitCode)
+    }
+  }
+
+  static func run(_ arguments: [String]) async throws(CLIError) {
+    guard let command = arguments.first else {
+      FileHandle.standardError.write(Data(usage.utf8))
+      throw .usage("magpie", "no command given")
+    }
+    let rest = Array(arguments.dropFirst())
+    switch command {
+    case "info": try await InfoCommand.run(rest)
+    case "decode": try DecodeCommand.run(rest)
+    case "convert": try ConvertCommand.run(rest)
+    case "bench": try BenchCommand.run(rest)
+    case "demo": try DemoCommand.run(rest)
+    case "help", "--help", "-h": print(usage, terminator: "")
+    case "--version", "version": print(LibraryVersions.magpie)
+    default: throw .usage(command, "unknown command; run 'magpie help' for the list")
+    }
+  }
+
+  /// Prints `magpie: error: <what>: <why>` on one line.
+  static func report(_ error: CLIError) {
+    guard !error.alreadyReported else { return }
+    let line = "magpie: error: \(error.what): \(error.why)".replacingOccurrences(of: "\n", with: " ")
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+}
+
+extension CLIError {
+  /// A library error as the reason part of a CLI error line.
+  static func failure(_ what: String, _ error: MagpieError) -> CLIError {
+    .failure(what, error.description)
+  }
+}

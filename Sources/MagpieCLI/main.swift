@@ -1,3 +1,0 @@
-import Magpie
-
-print("magpie")
