@@ -22,6 +22,9 @@ let package = Package(
     .systemLibrary(
       name: "CWebP", pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(
+      name: "COpenSSL", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
     // Thin C wrappers for the libraries that report errors with longjmp
     // (libjpeg, libpng): every setjmp and every call that can longjmp stays in C.
     .target(
@@ -30,10 +33,15 @@ let package = Package(
       linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     .target(
       name: "Magpie",
-      dependencies: ["CMagpieCodecs", "CGIF", "CWebP"]),
+      dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL"]),
     .executableTarget(
       name: "MagpieCLI",
       dependencies: ["Magpie"]),
+    // A second process for the disk-cache tests; not a product.
+    .executableTarget(
+      name: "magpie-cache-probe",
+      dependencies: ["Magpie"],
+      path: "Tests/Tools/CacheProbe"),
     .testTarget(
       name: "MagpieTests",
       dependencies: ["Magpie", "CMagpieCodecs"],

@@ -21,7 +21,8 @@ extension PixelBuffer {
               d.storeBytes(of: sp, toByteOffset: col * 4, as: SIMD4<UInt8>.self)
             } else if alpha != 0 {
               // out = src + dst * (1 - srcAlpha), rounded.
-              let dp = SIMD4<UInt16>(truncatingIfNeeded: d.loadUnaligned(fromByteOffset: col * 4, as: SIMD4<UInt8>.self))
+              let dp = SIMD4<UInt16>(
+                truncatingIfNeeded: d.loadUnaligned(fromByteOffset: col * 4, as: SIMD4<UInt8>.self))
               var t = dp &* SIMD4(repeating: 255 - alpha) &+ SIMD4(repeating: 128)
               t = (t &+ (t &>> 8)) &>> 8
               let out = SIMD4<UInt16>(truncatingIfNeeded: sp) &+ t

@@ -62,7 +62,8 @@ public enum Resampler {
                 let end = min(x + factorX, source.width)
                 var acc = SIMD4<UInt32>.zero
                 while x < end {
-                  acc &+= SIMD4<UInt32>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+                  acc &+= SIMD4<UInt32>(
+                    truncatingIfNeeded: row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
                   x += 1
                 }
                 sums[ox] &+= acc

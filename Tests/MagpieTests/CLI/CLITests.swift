@@ -82,14 +82,16 @@ import Testing
         #expect(abs(Int(got) - Int(want)) <= (255 + alpha) / (2 * alpha), "byte \(index)")
       }
     }
-    let record = try json(String(decoding: Data(contentsOf: URL(fileURLWithPath: out + "/known.png.json")), as: UTF8.self))
+    let record = try json(
+      String(decoding: Data(contentsOf: URL(fileURLWithPath: out + "/known.png.json")), as: UTF8.self))
     #expect(record["width"] as? Int == 4)
     #expect(record["height"] as? Int == 2)
     #expect(record["frames"] as? Int == 1)
     #expect(record["delays_ms"] as? [Int] == [0])
     #expect(record["loop_count"] as? Int == 0)
 
-    let failure = try json(String(decoding: Data(contentsOf: URL(fileURLWithPath: out + "/notes.jpg.json")), as: UTF8.self))
+    let failure = try json(
+      String(decoding: Data(contentsOf: URL(fileURLWithPath: out + "/notes.jpg.json")), as: UTF8.self))
     #expect((failure["error"] as? String)?.isEmpty == false)
     #expect(!FileManager.default.fileExists(atPath: out + "/notes.jpg.rgba"))
   }

@@ -1,0 +1,238 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Bytes on disk, one file per key, in one folder per namespace.
+///
+/// - File names are the hex SHA-256 of the key (plus an optional
+///   extension): no key text reaches the file system, so no key can name a
+///   path outside the folder.
+/// - Writes go to a temporary file in the same folder, are flushed with
+///   `fsync` and renamed into place: a crash, a full disk or a second process
+///   writing the same key never leaves a half file under a real name.
+/// - A file's modification time is its last access; reads refresh it, and
+///   ``clean()`` removes files unused for longer than the expiration, then
+///   the least recently used until the folder is under half the size limit.
+///
+/// Every method here does blocking file I/O: call them off threads that must
+/// stay responsive, or use ``perform(_:)``, which runs work on the cache's own
+/// I/O queue.
+public final class DiskCache: Sendable {
+  /// Where and how long to keep files.
+  public struct Configuration: Sendable {
+    /// The folder that holds this namespace's files.
+    public var directory: URL
+    /// How long a file lives after its last read or write (default 7 days).
+    public var expiration: CacheExpiration
+    /// The size the folder may grow to before ``clean()`` trims it to half;
+    /// `nil` (the default) for no limit.
+    public var sizeLimit: Int?
+    /// An extension for file names, e.g. `"png"`, or `nil`.
+    public var fileExtension: String?
+    /// Wall-clock time, used for access dates; inject a manual clock in tests.
+    public var now: @Sendable () -> Date
+
+    /// A configuration for `directory`, with 7-day expiry and no size limit.
+    public init(
+      directory: URL, expiration: CacheExpiration = .days(7), sizeLimit: Int? = nil, fileExtension: String? = nil,
+      now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+      self.directory = directory
+      self.expiration = expiration
+      self.sizeLimit = sizeLimit
+      self.fileExtension = fileExtension
+      self.now = now
+    }
+
+    /// `$XDG_CACHE_HOME/magpie/NAMESPACE`, or `~/.cache/magpie/NAMESPACE`.
+    public static func defaultDirectory(namespace: String = "default") -> URL {
+      let environment = ProcessInfo.processInfo.environment
+      let base: URL
+      if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+        base = URL(fileURLWithPath: xdg)
+      } else {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        base = URL(fileURLWithPath: home).appendingPathComponent(".cache")
+      }
+      return base.appendingPathComponent("magpie").appendingPathComponent(namespace)
+    }
+  }
+
+  /// What ``clean()`` removed.
+  public struct CleanResult: Sendable, Equatable {
+    /// Files removed because they expired.
+    public var expiredFiles: Int
+    /// Files removed to get under the size limit.
+    public var evictedFiles: Int
+    /// Bytes freed in all.
+    public var freedBytes: Int
+  }
+
+  /// The configuration this cache was opened with.
+  public let configuration: Configuration
+  private let queue = DispatchQueue(label: "magpie.disk-cache", qos: .utility, attributes: .concurrent)
+  /// Bytes this process believes the folder holds; `nil` until first counted.
+  /// Other processes writing the same folder make it drift, which ``clean()``
+  /// corrects by counting again.
+  private let estimatedSize = Mutex<Int?>(nil)
+
+  /// Temporary files older than this are leftovers of a crashed writer.
+  static let staleTemporaryAge: TimeInterval = 3600
+  static let temporaryPrefix = ".tmp-"
+
+  /// Opens (creating with mode 0700 if needed) the cache folder.
+  public init(configuration: Configuration) throws(MagpieError) {
+    self.configuration = configuration
+    try FileIO.createPrivateDirectory(configuration.directory.path)
+  }
+
+  /// Opens the default folder for `namespace`.
+  public convenience init(namespace: String = "default") throws(MagpieError) {
+    try self.init(configuration: Configuration(directory: Configuration.defaultDirectory(namespace: namespace)))
+  }
+
+  /// The file that holds `key`'s bytes (whether or not it exists).
+  public func fileURL(forKey key: String) -> URL {
+    configuration.directory.appendingPathComponent(fileName(forKey: key))
+  }
+
+  /// The file name for `key`: 64 hex digits of SHA-256, and the extension.
+  public func fileName(forKey key: String) -> String {
+    let digest = SHA256.hexDigest(of: key.utf8)
+    guard let ext = configuration.fileExtension, !ext.isEmpty else { return digest }
+    return digest + "." + ext
+  }
+
+  /// `key`'s bytes, or `nil` when there is no live file for it. Refreshes the
+  /// file's access date; removes it if it had expired.
+  public func data(forKey key: String) throws(MagpieError) -> Data? {
+    let path = fileURL(forKey: key).path
+    let now = configuration.now()
+    guard let (data, modified) = try FileIO.readFile(path, touchingAt: now) else { return nil }
+    if now.timeIntervalSince(modified) > configuration.expiration.interval {
+      try? FileIO.removeFile(path)
+      return nil
+    }
+    return data
+  }
+
+  /// Whether a live (unexpired) file exists for `key`; does not refresh it.
+  public func contains(_ key: String) -> Bool {
+    guard let info = FileIO.status(fileURL(forKey: key).path) else { return false }
+    return configuration.now().timeIntervalSince(info.modified) <= configuration.expiration.interval
+  }
+
+  /// Stores `data` under `key`, atomically. When the folder grows past the
+  /// size limit, cleans it.
+  public func store(_ data: Data, forKey key: String) throws(MagpieError) {
+    let path = fileURL(forKey: key).path
+    let previous = FileIO.status(path)?.size ?? 0
+    try FileIO.writeAtomically(data, to: path, modifiedAt: configuration.now())
+    guard let limit = configuration.sizeLimit else { return }
+    let size = try currentSize(adding: data.count - previous)
+    if size > limit { _ = try clean() }
+  }
+
+  /// Removes `key`'s file, if any.
+  public func remove(forKey key: String) throws(MagpieError) {
+    let path = fileURL(forKey: key).path
+    let size = FileIO.status(path)?.size ?? 0
+    try FileIO.removeFile(path)
+    estimatedSize.withLock { $0 = $0.map { max(0, $0 - size) } }
+  }
+
+  /// Removes every file in the folder (the folder stays).
+  public func clear() throws(MagpieError) {
+    for entry in try FileIO.listFiles(configuration.directory.path) {
+      try FileIO.removeFile(entry.path)
+    }
+    estimatedSize.withLock { $0 = 0 }
+  }
+
+  /// Removes expired files and crash leftovers, then, when a size limit is
+  /// set and exceeded, the least recently used files until the folder holds
+  /// at most half the limit.
+  @discardableResult
+  public func clean() throws(MagpieError) -> CleanResult {
+    let now = configuration.now()
+    var live: [FileIO.Entry] = []
+    var result = CleanResult(expiredFiles: 0, evictedFiles: 0, freedBytes: 0)
+    for entry in try FileIO.listFiles(configuration.directory.path, includingHidden: true) {
+      let age = now.timeIntervalSince(entry.modified)
+      if entry.name.hasPrefix(Self.temporaryPrefix) {
+        if age > Self.staleTemporaryAge {
+          try? FileIO.removeFile(entry.path)
+          result.freedBytes += entry.size
+        }
+        continue
+      }
+      if entry.name.hasPrefix(".") { continue }
+      if age > configuration.expiration.interval {
+        try FileIO.removeFile(entry.path)
+        result.expiredFiles += 1
+        result.freedBytes += entry.size
+      } else {
+        live.append(entry)
+      }
+    }
+    var total = live.reduce(0) { $0 + $1.size }
+    if let limit = configuration.sizeLimit, total > limit {
+      let target = limit / 2
+      live.sort { $0.modified < $1.modified }
+      for entry in live where total > target {
+        try FileIO.removeFile(entry.path)
+        total -= entry.size
+        result.evictedFiles += 1
+        result.freedBytes += entry.size
+      }
+    }
+    estimatedSize.withLock { $0 = total }
+    return result
+  }
+
+  /// The bytes all cached files take.
+  public func totalSize() throws(MagpieError) -> Int {
+    let total = try FileIO.listFiles(configuration.directory.path).reduce(0) { $0 + $1.size }
+    estimatedSize.withLock { $0 = total }
+    return total
+  }
+
+  /// The number of cached files.
+  public func count() throws(MagpieError) -> Int {
+    try FileIO.listFiles(configuration.directory.path).count
+  }
+
+  /// Runs `work` on the cache's I/O queue and returns its result, so the
+  /// caller's thread never blocks on the disk.
+  public func perform<T: Sendable>(
+    _ work: @escaping @Sendable (DiskCache) throws(MagpieError) -> T
+  ) async throws(MagpieError) -> T {
+    let result: Result<T, MagpieError> = await withCheckedContinuation { continuation in
+      queue.async {
+        do throws(MagpieError) {
+          continuation.resume(returning: .success(try work(self)))
+        } catch {
+          continuation.resume(returning: .failure(error))
+        }
+      }
+    }
+    return try result.get()
+  }
+
+  private func currentSize(adding delta: Int) throws(MagpieError) -> Int {
+    if let known = estimatedSize.withLock({ state -> Int? in
+      guard let size = state else { return nil }
+      state = size + delta
+      return size + delta
+    }) {
+      return known
+    }
+    return try totalSize()
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The POSIX file operations the disk cache needs, with errors that name
+/// the file and the system's reason. Plain system calls rather than
+/// `FileManager`, for control over modes, `fsync`, `O_EXCL` and timestamps.
+enum FileIO {
+  /// A regular file found in a folder.
+  struct Entry {
+    var name: String
+    var path: String
+    var size: Int
+    var modified: Date
+  }
+
+  /// Size and modification time of one file.
+  struct Status {
+    var size: Int
+    var modified: Date
+  }
+
+  /// Creates `path` and any missing parents with mode 0700.
+  static func createPrivateDirectory(_ path: String) throws(MagpieError) {
+    var prefix = ""
+    for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+      prefix += "/" + component
+      if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+        throw failure("create folder \(prefix)")
+      }
+    }
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw failure("open folder \(path)") }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      throw MagpieError(.fileSystem, "\(path) exists and is not a folder")
+    }
+  }
+
+  /// The file's bytes and its modification time before this read, or `nil`
+  /// when it does not exist. Sets the modification time to `touchingAt`
+  /// (the access date the cache expires by); a failure to do so is ignored,
+  /// since the read itself succeeded.
+  static func readFile(_ path: String, touchingAt date: Date) throws(MagpieError) -> (Data, Date)? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      if errno == ENOENT { return nil }
+      throw failure("open \(path)")
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw failure("stat \(path)") }
+    let size = Int(info.st_size)
+    var data = Data(count: size)
+    let read = data.withUnsafeMutableBytes { raw -> Int in
+      var done = 0
+      while done < size {
+        let n = Glibc.read(fd, raw.baseAddress! + done, size - done)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return n < 0 ? -1 : done }
+        done += n
+      }
+      return done
+    }
+    guard read >= 0 else { throw failure("read \(path)") }
+    // A file that shrank under us was replaced mid-read; the bytes we have
+    // are from the old inode and complete only if we read all of them.
+    guard read == size else { throw MagpieError(.fileSystem, "read \(path): file changed while reading") }
+    var times = [timespec(date), timespec(date)]
+    _ = futimens(fd, &times)
+    return (data, modificationDate(info))
+  }
+
+  /// Writes `data` to a temporary file beside `path`, flushes it to disk,
+  /// stamps it `modifiedAt`, then renames it over `path`. On any failure the
+  /// temporary file is removed and `path` is untouched.
+  static func writeAtomically(_ data: Data, to path: String, modifiedAt date: Date) throws(MagpieError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let temporary = folder + "/" + DiskCache.temporaryPrefix + randomSuffix()
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw failure("create \(temporary)") }
+    var closed = false
+    do throws(MagpieError) {
+      let written = data.withUnsafeBytes { raw -> Int in
+        var done = 0
+        while done < raw.count {
+          let n = write(fd, raw.baseAddress! + done, raw.count - done)
+          if n < 0 && errno == EINTR { continue }
+          if n <= 0 { return -1 }
+          done += n
+        }
+        return done
+      }
+      guard written >= 0 else { throw failure("write \(path)") }
+      guard fsync(fd) == 0 else { throw failure("flush \(path)") }
+      var times = [timespec(date), timespec(date)]
+      _ = futimens(fd, &times)
+      closed = true
+      guard close(fd) == 0 else { throw failure("close \(path)") }
+      guard rename(temporary, path) == 0 else { throw failure("rename into \(path)") }
+    } catch {
+      if !closed { close(fd) }
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Removes a file; a missing file is not an error.
+  static func removeFile(_ path: String) throws(MagpieError) {
+    if unlink(path) != 0 && errno != ENOENT { throw failure("remove \(path)") }
+  }
+
+  /// Size and modification time, or `nil` if the file does not exist.
+  static func status(_ path: String) -> Status? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Status(size: Int(info.st_size), modified: modificationDate(info))
+  }
+
+  /// The regular files in `folder`; names starting with `.` (temporary
+  /// files) only when asked.
+  static func listFiles(_ folder: String, includingHidden: Bool = false) throws(MagpieError) -> [Entry] {
+    guard let dir = opendir(folder) else { throw failure("list \(folder)") }
+    defer { closedir(dir) }
+    let dirFD = dirfd(dir)
+    var entries: [Entry] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name == "." || name == ".." || (!includingHidden && name.hasPrefix(".")) { continue }
+      var info = stat()
+      // The file may vanish between readdir and stat (another process
+      // cleaning): skip it.
+      guard fstatat(dirFD, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      entries.append(
+        Entry(name: name, path: folder + "/" + name, size: Int(info.st_size), modified: modificationDate(info)))
+    }
+    return entries
+  }
+
+  private static func modificationDate(_ info: stat) -> Date {
+    Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+  }
+
+  private static func randomSuffix() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return String(generator.next(), radix: 16) + String(getpid(), radix: 16)
+  }
+
+  /// `what` failed for the reason `errno` gives.
+  static func failure(_ what: String) -> MagpieError {
+    let code = errno
+    return MagpieError(.fileSystem, "\(what): \(String(cString: strerror(code)))")
+  }
+}
+
+extension timespec {
+  fileprivate init(_ date: Date) {
+    let seconds = date.timeIntervalSince1970
+    let whole = seconds.rounded(.down)
+    self.init(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+  }
+}

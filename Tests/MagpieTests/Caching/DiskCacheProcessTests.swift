@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import Magpie
+
+/// The disk cache shared by separate processes, killed writers, a full disk
+/// and a read-only folder: nothing torn, nothing lost, errors reported.
+@Suite(.timeLimit(.minutes(2))) struct DiskCacheProcessTests {
+  private func json(_ text: String) throws -> [String: Any] {
+    let line = try #require(text.split(separator: "\n").last.map(String.init))
+    return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+  }
+
+  @Test func twoProcessesWritingTheSameKeysNeverSeeATornFile() throws {
+    let dir = try TemporaryDirectory()
+    let folder = dir.path("shared")
+    let first = try ProbeProcess.start(ProbeProcess.executable, ["hammer", folder, "1", "600"])
+    let second = try ProbeProcess.start(ProbeProcess.executable, ["hammer", folder, "2", "600"])
+    for (status, output) in [first.finish(), second.finish()] {
+      #expect(status == 0)
+      let report = try json(output)
+      #expect(report["torn"] as? Int == 0, "\(output)")
+      #expect(report["errors"] as? Int == 0, "\(output)")
+      #expect((report["hits"] as? Int ?? 0) > 0, "\(output)")
+      #expect((report["writes"] as? Int ?? 0) > 0, "\(output)")
+    }
+    // Every file left is a complete PNG, and no temporary file survived.
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(!names.contains { $0.hasPrefix(".tmp-") })
+    for name in names {
+      let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+      #expect((try? CoderRegistry.shared.decode(data)) != nil, "\(name) is not a whole image")
+    }
+  }
+
+  @Test func aWriterKilledMidWriteLeavesNoFileUnderTheRealName() throws {
+    let dir = try TemporaryDirectory()
+    let folder = dir.path("killed")
+    let cache = try DiskCache(configuration: .init(directory: URL(fileURLWithPath: folder)))
+    var leftovers = 0
+    for run in 0..<5 {
+      let key = "big-\(run)"
+      let probe = try ProbeProcess.start(ProbeProcess.executable, ["write-big", folder, key, "\(96 << 20)"])
+      #expect(probe.waitForLine("writing"))
+      kill(probe.process.processIdentifier, SIGKILL)
+      _ = probe.finish()
+      #expect(probe.process.terminationReason == .uncaughtSignal)
+      // Under the real name: nothing, or (had the write won the race) the
+      // whole value.
+      if let data = try cache.data(forKey: key) {
+        #expect(data.count == 16 + (96 << 20))
+      }
+      leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".tmp-") }.count
+      if leftovers > 0 { break }
+    }
+    // At least one kill landed mid-write: its temporary file is the proof.
+    let listing = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    #expect(leftovers > 0, "\(listing)")
+    // A later clean removes crash leftovers once they are old.
+    let later = try DiskCache(
+      configuration: .init(
+        directory: URL(fileURLWithPath: folder), now: { Date().addingTimeInterval(2 * 3600) }))
+    try later.clean()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".tmp-") }.isEmpty)
+  }
+
+  @Test func aFullDiskStillLoadsFromMemoryAndReportsTheError() throws {
+    let dir = try TemporaryDirectory()
+    let result = try ProbeProcess.runInPrivateMount(
+      folder: dir.url.path, setup: "mount -t tmpfs -o size=32k,mode=0700 tmpfs \"$1\"",
+      probeArguments: ["store-and-load", dir.path("cache")])
+    #expect(result.status == 0, "\(result.output)")
+    let report = try json(result.output)
+    #expect(report["loaded_from"] as? String == "memory")
+    #expect(report["same_pixels"] as? Bool == true)
+    #expect((report["disk_error"] as? String)?.contains("No space left on device") == true, "\(result.output)")
+  }
+
+  @Test func aReadOnlyFolderStillLoadsFromMemoryAndReportsTheError() throws {
+    let dir = try TemporaryDirectory()
+    let result = try ProbeProcess.runInPrivateMount(
+      folder: dir.url.path,
+      setup: "mount -t tmpfs -o size=1m tmpfs \"$1\" && mkdir -m 700 \"$1/cache\" && mount -o remount,ro \"$1\"",
+      probeArguments: ["store-and-load", dir.path("cache")])
+    #expect(result.status == 0, "\(result.output)")
+    let report = try json(result.output)
+    #expect(report["loaded_from"] as? String == "memory")
+    #expect(report["same_pixels"] as? Bool == true)
+    #expect((report["disk_error"] as? String)?.contains("Read-only file system") == true, "\(result.output)")
+  }
+}
