@@ -48,7 +48,16 @@ struct APNGAnimation: Sendable, Equatable {
       }
     }
 
-    walk: while let chunk = try reader.next() {
+    walk: while true {
+      let next: PNGChunk?
+      do {
+        next = try reader.next()
+      } catch  where error.code == .truncatedData && !Self.cutsFrameData(bytes, at: reader.offset) {
+        // Like libpng for a still image, a damaged tail after the frame data
+        // only matters if frames are missing (checked below).
+        break walk
+      }
+      guard let chunk = next else { break walk }
       if phase == .imageData && chunk.type != PNGChunk.idat { phase = .afterImageData }
       switch chunk.type {
       case PNGChunk.actl:
@@ -143,5 +152,14 @@ struct APNGAnimation: Sendable, Equatable {
     self.loopCount = loopCount
     self.frames = frames
     self.sharedChunks = sharedChunks
+  }
+
+  /// Whether the cut-off chunk at `offset` carries the animation (IDAT,
+  /// fdAT, fcTL, acTL). A cut-off IEND or ancillary chunk, or a tail too
+  /// short to name its chunk, loses nothing once every frame is there.
+  private static func cutsFrameData(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+    guard bytes.count - offset >= 8 else { return false }
+    let type = PNGChunk.bigEndian32(bytes, at: offset + 4)
+    return type == PNGChunk.idat || type == PNGChunk.fdat || type == PNGChunk.fctl || type == PNGChunk.actl
   }
 }

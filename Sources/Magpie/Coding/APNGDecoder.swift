@@ -34,6 +34,11 @@ enum APNGDecoder {
       } catch {
         throw MagpieError(error.code, "APNG frame \(index): \(error.reason)")
       }
+      // The default image is the canvas size and the rebuilt IHDR carries
+      // the fcTL size, so this holds unless something upstream is broken.
+      guard pixels.width == frame.control.width, pixels.height == frame.control.height else {
+        throw MagpieError(.corruptData, "APNG frame \(index) decoded to \(pixels.size), not its fcTL size")
+      }
       frames.append(
         ImageFrame(pixels: compositor.render(pixels, control: frame.control), duration: frame.control.duration))
     }

@@ -152,13 +152,24 @@ import Testing
     }
   }
 
-  @Test func truncatedAnimationFails() throws {
+  @Test func truncatedAnimationFailsUnlessOnlyIENDIsLost() throws {
     let data = try TestPaths.fixture("png/apng_ops.png")
     // Cut inside the last fdAT chunk: the file ends before its last frame.
     let cut = data.prefix(data.count - 40)
     #expect {
       try PNGCoder().decode(cut, options: DecodeOptions())
     } throws: { ($0 as? MagpieError)?.code == .truncatedData }
+    // Cut inside a middle frame's fdAT: that frame and the rest are missing.
+    #expect {
+      try PNGCoder().decode(data.prefix(300), options: DecodeOptions())
+    } throws: { ($0 as? MagpieError)?.code == .truncatedData }
+    // Losing all or part of the 12-byte IEND loses no frame (as libpng
+    // treats a still image).
+    let whole = try decode("apng_ops.png")
+    for lost in [12, 5, 1] {
+      let image = try PNGCoder().decode(data.prefix(data.count - lost), options: DecodeOptions())
+      #expect(image.frames == whole.frames, "missing \(lost) bytes")
+    }
   }
 
   @Test func orientationTurnsEveryFrame() throws {
