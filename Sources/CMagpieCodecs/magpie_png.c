@@ -119,8 +119,7 @@ mp_png_status mp_png_reader_read_header(mp_png_reader *reader, mp_png_header *he
   // eXIf and the APNG chunks are read by the Swift side.
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
   // Every IDAT chunk's CRC-32 is still checked, so zlib's Adler-32 over the
-  // inflated rows (4% of a photo's decode time) guards nothing more;
-  // Chromium skips it for the same reason.
+  // inflated rows (4% of a photo's decode time) adds little protection.
   png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 
   png_read_info(png, info);
