@@ -52,9 +52,10 @@ struct APNGAnimation: Sendable, Equatable {
       let next: PNGChunk?
       do {
         next = try reader.next()
-      } catch  where error.code == .truncatedData && !Self.cutsFrameData(bytes, at: reader.offset) {
-        // Like libpng for a still image, a damaged tail after the frame data
+      } catch {
+        // Like libpng for a still image, a cut-off tail after the frame data
         // only matters if frames are missing (checked below).
+        guard error.code == .truncatedData && !Self.cutsFrameData(bytes, at: reader.offset) else { throw error }
         break walk
       }
       guard let chunk = next else { break walk }

@@ -108,7 +108,8 @@ public struct PNGCoder: ImageCoder {
   private static func readHeader(of reader: PNGReader, preamble: PNGPreamble) throws(MagpieError) -> PNGHeader {
     do {
       return try reader.readHeader()
-    } catch where preamble.endsBeforeImageData && error.code == .corruptData {
+    } catch {
+      guard preamble.endsBeforeImageData && error.code == .corruptData else { throw error }
       throw MagpieError(.corruptData, "the PNG has no image data: IEND comes before any IDAT chunk")
     }
   }
