@@ -1,15 +1,142 @@
+import CMagpieCodecs
 import Foundation
 
-/// PLACEHOLDER until the PNG coder lands: decodes nothing.
+/// Decodes PNG and APNG through libpng; encodes PNG.
+///
+/// Every bit depth and colour type comes out as premultiplied RGBA8: 16-bit
+/// samples are scaled to 8 bits with rounding, palettes and tRNS become an
+/// alpha channel, gray becomes RGB. Colour chunks (gAMA, iCCP, sRGB, cHRM)
+/// are ignored, as `magpie decode` promises. An `eXIf` orientation before
+/// the image data is applied, as browsers do. APNG frames are composited onto
+/// the full canvas with their dispose and blend ops.
 public struct PNGCoder: ImageCoder {
   /// Creates the coder.
   public init() {}
 
-  /// Not yet.
-  public func canDecode(_ data: Data, format: ImageFormat) -> Bool { false }
+  /// True for PNG and APNG data.
+  public func canDecode(_ data: Data, format: ImageFormat) -> Bool {
+    format == .png || format == .apng
+  }
 
-  /// Not yet.
+  /// Decodes a PNG, or every frame of an APNG (the first only when
+  /// `options.firstFrameOnly`; it keeps its delay and the loop count).
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
-    throw MagpieError(.unsupportedFormat, "png decoding is not built yet")
+    var image = try Self.withBytes(of: data) { (bytes) throws(MagpieError) -> Image in
+      try decode(bytes: bytes, options: options)
+    }
+    if options.keepsOriginalData { image.originalData = data }
+    return image
+  }
+
+  /// Size, orientation and, for an APNG, frame count, loop count and delays,
+  /// from the chunks alone.
+  public func info(of data: Data) throws(MagpieError) -> ImageInfo {
+    try Self.withBytes(of: data) { (bytes) throws(MagpieError) -> ImageInfo in
+      let preamble = PNGPreamble(scanning: bytes)
+      let header = try Self.readHeader(of: PNGReader(bytes), preamble: preamble)
+      let size = preamble.orientation.displayedSize(of: header.size)
+      guard preamble.isAnimated else {
+        return ImageInfo(format: .png, size: size, orientation: preamble.orientation, byteCount: bytes.count)
+      }
+      let animation = try APNGAnimation(parsing: bytes, canvas: header.size)
+      return ImageInfo(
+        format: .apng, size: size, frameCount: animation.frames.count, loopCount: animation.loopCount,
+        frameDurations: animation.frames.map(\.control.duration), orientation: preamble.orientation,
+        byteCount: bytes.count)
+    }
+  }
+
+  /// True for PNG.
+  public func canEncode(to format: ImageFormat) -> Bool { format == .png }
+
+  /// Encodes the first frame as an 8-bit PNG: RGB when the pixels are
+  /// opaque, else straight-alpha RGBA; zlib level `options.compressionLevel`.
+  public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
+    guard format == .png else {
+      throw MagpieError(.encodingFailed, "PNGCoder does not encode \(format.rawValue)")
+    }
+    guard (0...9).contains(options.compressionLevel) else {
+      throw MagpieError(.invalidArgument, "PNG compression level \(options.compressionLevel) is not in 0...9")
+    }
+    let pixels = image.pixels
+    guard pixels.width > 0, pixels.height > 0, pixels.width <= 0x7FFF_FFFF, pixels.height <= 0x7FFF_FFFF else {
+      throw MagpieError(.invalidArgument, "a PNG cannot hold a \(pixels.size) image")
+    }
+    // Opaque pixels are the same premultiplied or not: write them in place.
+    if pixels.isOpaque {
+      return try pixels.withUnsafeBytes { (raw) throws(MagpieError) -> Data in
+        try Self.encode(
+          raw, size: pixels.size, stride: pixels.bytesPerRow, dropAlpha: true, level: options.compressionLevel)
+      }
+    }
+    let straight = pixels.straightRGBA()
+    let result: Result<Data, MagpieError> = straight.withUnsafeBytes { raw in
+      Result { () throws(MagpieError) -> Data in
+        try Self.encode(
+          raw, size: pixels.size, stride: pixels.width * PixelBuffer.bytesPerPixel, dropAlpha: false,
+          level: options.compressionLevel)
+      }
+    }
+    return try result.get()
+  }
+
+  private func decode(bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
+    let preamble = PNGPreamble(scanning: bytes)
+    let reader = try PNGReader(bytes)
+    let header = try Self.readHeader(of: reader, preamble: preamble)
+    // PNG cannot shrink while decoding: the decoded size is the declared one.
+    try options.checkPixelLimit(decoded: header.size, declared: header.size)
+    var frames: [ImageFrame]
+    var loopCount = 0
+    if preamble.isAnimated {
+      let animation = try APNGAnimation(parsing: bytes, canvas: header.size)
+      frames = try APNGDecoder.frames(of: animation, in: bytes, reader: reader, header: header, options: options)
+      loopCount = animation.loopCount
+    } else {
+      frames = [ImageFrame(pixels: try reader.readPixels())]
+    }
+    if options.appliesOrientation && preamble.orientation != .up {
+      for index in frames.indices { frames[index].pixels = frames[index].pixels.applying(preamble.orientation) }
+    }
+    return Image(
+      frames: frames, loopCount: loopCount, format: preamble.isAnimated ? .apng : .png, scale: options.scale,
+      orientation: preamble.orientation)
+  }
+
+  /// The header, with a plainer reason than libpng's "IEND: out of place"
+  /// for a file without image data.
+  private static func readHeader(of reader: PNGReader, preamble: PNGPreamble) throws(MagpieError) -> PNGHeader {
+    do {
+      return try reader.readHeader()
+    } catch {
+      guard preamble.endsBeforeImageData && error.code == .corruptData else { throw error }
+      throw MagpieError(.corruptData, "the PNG has no image data: IEND comes before any IDAT chunk")
+    }
+  }
+
+  private static func encode(
+    _ pixels: UnsafeRawBufferPointer, size: PixelSize, stride: Int, dropAlpha: Bool, level: Int
+  ) throws(MagpieError) -> Data {
+    var output: UnsafeMutablePointer<UInt8>?
+    var count = 0
+    var message = [CChar](repeating: 0, count: 256)
+    let status = mp_png_encode_rgba(
+      pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(size.width), UInt32(size.height), stride,
+      dropAlpha ? 1 : 0, Int32(level), &output, &count, &message, message.count)
+    guard status == MP_PNG_OK, let output else {
+      let why = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw MagpieError(.encodingFailed, "libpng could not encode the PNG: \(why.isEmpty ? "out of memory" : why)")
+    }
+    return Data(bytesNoCopy: output, count: count, deallocator: .custom { pointer, _ in mp_png_free(pointer) })
+  }
+
+  /// Runs `body` over `data`'s bytes, keeping its typed error.
+  private static func withBytes<R>(
+    of data: Data, _ body: (UnsafeRawBufferPointer) throws(MagpieError) -> R
+  ) throws(MagpieError) -> R {
+    let result: Result<R, MagpieError> = data.withUnsafeBytes { raw in
+      Result { () throws(MagpieError) -> R in try body(raw) }
+    }
+    return try result.get()
   }
 }

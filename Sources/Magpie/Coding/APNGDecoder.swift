@@ -1,0 +1,61 @@
+/// Decodes an APNG's frames and plays them onto the canvas.
+///
+/// Debian's libpng knows nothing of APNG, so each frame is rebuilt as a
+/// standalone PNG stream (see ``APNGFrame/standaloneStream(in:header:sharedChunks:)``)
+/// and decoded through the same libpng shim as a still image.
+enum APNGDecoder {
+  /// The composited frames of `animation`, read from `bytes`. `reader` has
+  /// read the file's header (`header`, already size-checked) and decodes the
+  /// default image when it is the first frame.
+  static func frames(
+    of animation: APNGAnimation, in bytes: UnsafeRawBufferPointer, reader: PNGReader, header: PNGHeader,
+    options: DecodeOptions
+  ) throws(MagpieError) -> [ImageFrame] {
+    let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
+    // Every frame is a full canvas: check the total before making any.
+    let canvasBytes = header.size.pixelCount * PixelBuffer.bytesPerPixel
+    let (total, overflow) = canvasBytes.multipliedReportingOverflow(by: frameCount)
+    if overflow || total > options.maxTotalByteCount {
+      throw MagpieError(
+        .imageTooLarge,
+        "\(frameCount) APNG frames of \(header.size) need \(overflow ? "more than \(Int.max)" : "\(total)") bytes, "
+          + "over the limit of \(options.maxTotalByteCount)")
+    }
+    var compositor = APNGCompositor(size: header.size)
+    var frames: [ImageFrame] = []
+    frames.reserveCapacity(frameCount)
+    for (index, frame) in animation.frames.prefix(frameCount).enumerated() {
+      let pixels: PixelBuffer
+      do throws(MagpieError) {
+        pixels =
+          frame.isDefaultImage
+          ? try reader.readPixels()
+          : try decode(frame, in: bytes, header: header, sharedChunks: animation.sharedChunks)
+      } catch {
+        throw MagpieError(error.code, "APNG frame \(index): \(error.reason)")
+      }
+      // The default image is the canvas size and the rebuilt IHDR carries
+      // the fcTL size, so this holds unless something upstream is broken.
+      guard pixels.width == frame.control.width, pixels.height == frame.control.height else {
+        throw MagpieError(.corruptData, "APNG frame \(index) decoded to \(pixels.size), not its fcTL size")
+      }
+      frames.append(
+        ImageFrame(pixels: compositor.render(pixels, control: frame.control), duration: frame.control.duration))
+    }
+    return frames
+  }
+
+  private static func decode(
+    _ frame: APNGFrame, in bytes: UnsafeRawBufferPointer, header: PNGHeader, sharedChunks: [PNGChunk]
+  ) throws(MagpieError) -> PixelBuffer {
+    let stream = try frame.standaloneStream(in: bytes, header: header, sharedChunks: sharedChunks)
+    let result: Result<PixelBuffer, MagpieError> = stream.withUnsafeBytes { raw in
+      Result { () throws(MagpieError) -> PixelBuffer in
+        let reader = try PNGReader(raw)
+        _ = try reader.readHeader()
+        return try reader.readPixels()
+      }
+    }
+    return try result.get()
+  }
+}
