@@ -1,9 +1,13 @@
+// For madvise's MADV_HUGEPAGE under -std=c11.
+#define _DEFAULT_SOURCE
+
 #include "magpie_jpeg.h"
 
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -347,6 +351,20 @@ mp_jpeg_status mp_jpeg_decoder_finish(mp_jpeg_decoder *dec) {
   }
   dec->stage = STAGE_FINISHED;
   return MP_JPEG_OK;
+}
+
+void mp_jpeg_advise_output_buffer(void *start, size_t length) {
+#ifdef MADV_HUGEPAGE
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (start == NULL || length < 2 * huge) return;
+  uintptr_t first = ((uintptr_t)start + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)start + length) & ~(huge - 1);
+  // Only whole huge pages inside the buffer; a failure just leaves 4 KiB pages.
+  if (end > first) (void)madvise((void *)first, end - first, MADV_HUGEPAGE);
+#else
+  (void)start;
+  (void)length;
+#endif
 }
 
 const char *mp_jpeg_decoder_message(const mp_jpeg_decoder *dec) { return dec ? dec->err.message : ""; }
