@@ -25,6 +25,9 @@ typedef struct {
   unsigned warnings;
   int eof_seen;
   unsigned warnings_after_eof;
+  // The entropy decoder needed more bits but met the EOI marker (real, or
+  // the one libjpeg fakes at the end of the data).
+  int ran_short_at_eoi;
 } mp_error_mgr;
 
 static void mp_copy_message(char *dst, const char *src) {
@@ -52,6 +55,10 @@ static void mp_emit_message(j_common_ptr cinfo, int level) {
   } else if (err->eof_seen) {
     err->warnings_after_eof++;
   }
+  if (err->pub.msg_code == JWRN_HIT_MARKER && cinfo->is_decompressor &&
+      ((j_decompress_ptr)cinfo)->unread_marker == JPEG_EOI) {
+    err->ran_short_at_eoi = 1;
+  }
   if (err->warnings == 1) {
     char buffer[JMSG_LENGTH_MAX];
     (*cinfo->err->format_message)(cinfo, buffer);
@@ -72,6 +79,7 @@ static void mp_error_init(mp_error_mgr *err) {
   err->warnings = 0;
   err->eof_seen = 0;
   err->warnings_after_eof = 0;
+  err->ran_short_at_eoi = 0;
 }
 
 // Fails with a message of our own; jumps like a libjpeg error.
@@ -378,9 +386,14 @@ unsigned mp_jpeg_decoder_warning_count(const mp_jpeg_decoder *dec) { return dec 
 int mp_jpeg_decoder_data_ended_early(const mp_jpeg_decoder *dec) { return dec ? dec->err.eof_seen : 0; }
 
 int mp_jpeg_decoder_is_incomplete(const mp_jpeg_decoder *dec) {
-  if (dec == NULL || !dec->err.eof_seen) return 0;
-  // After the data ends libjpeg feeds an EOI marker; the entropy decoder then
-  // warns ("premature end of data segment") only if it still needed bits.
+  if (dec == NULL) return 0;
+  // Scan data that stops at EOI before the image is full: cut-off data (after
+  // the end libjpeg feeds an EOI marker) or a frame header that overstates
+  // the size. Stopping short at a restart marker is corruption instead:
+  // libjpeg resynchronises and goes on.
+  if (dec->err.ran_short_at_eoi) return 1;
+  if (!dec->err.eof_seen) return 0;
+  // Any other complaint once the data has ended (a missing restart marker).
   if (dec->err.warnings_after_eof > 0) return 1;
   // A multi-scan image may have had more scans coming; there is no telling.
   return dec->has_multiple_scans;

@@ -130,10 +130,11 @@ unsigned mp_jpeg_decoder_warning_count(const mp_jpeg_decoder *decoder);
 /// Non-zero when the data ran out before the EOI marker.
 int mp_jpeg_decoder_data_ended_early(const mp_jpeg_decoder *decoder);
 
-/// Non-zero when the data ran out before all of the image's coded data, so
-/// that libjpeg filled the rest: the entropy decoder ran short after the end
-/// of the data, or a multi-scan image ended without its EOI marker. A
-/// single-scan image that lacks only its EOI marker is complete.
+/// Non-zero when the coded data stopped before the image was full, so that
+/// libjpeg filled the rest: the entropy decoder ran short at the EOI marker
+/// (the data was cut off, or the header overstates the size), or a
+/// multi-scan image ended without its EOI marker. A single-scan image that
+/// lacks only its EOI marker is complete.
 int mp_jpeg_decoder_is_incomplete(const mp_jpeg_decoder *decoder);
 
 /// What the encoder reads.

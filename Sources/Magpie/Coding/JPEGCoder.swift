@@ -13,8 +13,18 @@ import Foundation
 /// With ``DecodeOptions/targetSize`` set, the image is shrunk while decoding
 /// with libjpeg's DCT scaling (1/2, 1/4 or 1/8), the smallest that still
 /// covers the target, so a huge photo shown small never costs its full size
-/// in memory. A truncated file gives what could be decoded, flagged
-/// ``Image/isPartial``, when ``DecodeOptions/allowsPartialImage`` is set.
+/// in memory. Progressive and other multi-scan files keep every DCT
+/// coefficient of the full-size image while decoding (about 2 bytes a pixel
+/// per component); that working memory is capped at
+/// ``DecodeOptions/maxTotalByteCount``.
+///
+/// When the coded data stops before the image is full (a cut-off file, or
+/// a header that overstates the size), libjpeg fills the rest and the image
+/// comes back flagged ``Image/isPartial`` if
+/// ``DecodeOptions/allowsPartialImage`` is set, else the decode fails with
+/// ``MagpieError/Code/truncatedData``. A baseline file that lacks only its
+/// final EOI marker is complete; a progressive one cannot be told from one
+/// missing its later scans, so it counts as partial.
 ///
 /// Encoding writes the first frame as baseline (or progressive) YCbCr with
 /// 4:2:0 chroma subsampling below quality 90 and 4:4:4 from quality 90 up.

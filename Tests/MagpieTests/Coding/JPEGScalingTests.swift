@@ -68,14 +68,22 @@ import Testing
 
     var options = DecodeOptions()
     options.targetSize = PixelSize(width: 256, height: 256)
-    let before = try Self.residentKilobytes(resettingPeak: true)
-    let image = try JPEGCoder().decode(data, options: options)
-    let peak = try Self.residentKilobytes(resettingPeak: false, field: "VmHWM")
-    #expect(image.pixelSize == PixelSize(width: 1250, height: 1250))
-    #expect(!image.isPartial)
-    #expect(peak - before < 64 * 1024, "peak resident memory grew by \(peak - before) kB")
+    // The peak is the whole process's and other suites run in parallel: a
+    // few tries, keeping the smallest growth, rule out their noise. A decode
+    // that allocated the full image would grow it by 400 MB every time.
+    var growth = Int.max
+    var image: Image?
+    for _ in 0..<3 where growth >= 64 * 1024 {
+      let before = try Self.residentKilobytes(resettingPeak: true)
+      image = try JPEGCoder().decode(data, options: options)
+      growth = min(growth, try Self.residentKilobytes(resettingPeak: false, field: "VmHWM") - before)
+    }
+    #expect(growth < 64 * 1024, "peak resident memory grew by \(growth) kB")
+    let decoded = try #require(image)
+    #expect(decoded.pixelSize == PixelSize(width: 1250, height: 1250))
+    #expect(!decoded.isPartial)
     // The decode is real: the strip's left-to-right red ramp survives.
-    #expect(image.pixels[0, 600][0] < 10 && image.pixels[1249, 600][0] > 245)
+    #expect(decoded.pixels[0, 600][0] < 10 && decoded.pixels[1249, 600][0] > 245)
   }
 
   /// Reads a `/proc/self/status` field in kB; first resets the peak
