@@ -3,6 +3,7 @@
 
 #include "magpie_jpeg.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,7 @@ static mp_jpeg_status mp_classify(const mp_error_mgr *err) {
     case JERR_CONVERSION_NOTIMPL:
     case JERR_NOT_COMPILED:
     case JERR_ARITH_NOTIMPL:
+    case JERR_SOF_UNSUPPORTED:  // lossless and hierarchical JPEG
       return MP_JPEG_UNSUPPORTED;
     default:
       return err->eof_seen ? MP_JPEG_TRUNCATED : MP_JPEG_CORRUPT;
@@ -271,7 +273,7 @@ mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *dec, unsigned scale_d
   cinfo->scale_denom = scale_denom;
   if (max_memory > 0) {
     dec->max_memory = max_memory;
-    cinfo->mem->max_memory_to_use = max_memory > (size_t)0x7fffffffL ? 0x7fffffffL : (long)max_memory;
+    cinfo->mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
   }
   jpeg_calc_output_dimensions(cinfo);
   *output_width = cinfo->output_width;

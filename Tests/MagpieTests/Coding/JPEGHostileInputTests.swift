@@ -94,6 +94,26 @@ import Testing
     #expect(Self.decodeError(garbage)?.code == .corruptData)
   }
 
+  /// Valid JPEG variants libjpeg-turbo 2.1 does not decode (8-bit build):
+  /// lossless (SOF3) and 12-bit samples.
+  @Test func unsupportedVariantsSaySo() throws {
+    let original = [UInt8](try Support.fixture("s420.jpg"))
+    var i = 2
+    while i + 4 <= original.count, original[i + 1] != 0xC0 {
+      i += 2 + (Int(original[i + 2]) << 8 | Int(original[i + 3]))
+    }
+    try #require(i + 4 <= original.count)
+    var lossless = original
+    lossless[i + 1] = 0xC3
+    let losslessError = Self.decodeError(Data(lossless))
+    #expect(losslessError?.code == .unsupportedFormat, "\(String(describing: losslessError))")
+    var twelveBit = original
+    twelveBit[i + 4] = 12
+    let precisionError = Self.decodeError(Data(twelveBit))
+    #expect(precisionError?.code == .unsupportedFormat, "\(String(describing: precisionError))")
+    #expect(precisionError?.reason.contains("precision 12") == true)
+  }
+
   /// A frame header declaring 60000x60000 on a 1.3 kB file is refused by
   /// size, before any pixel memory is allocated.
   @Test func lyingSizeIsTooLarge() throws {
