@@ -115,6 +115,33 @@ import Testing
     #expect(try CoderRegistry.shared.decode(data).pixelSize == PixelSize(width: 64, height: 48))
   }
 
+  /// libjpeg failing after output has started (here: an APP1 segment over
+  /// 64 KB) comes back as a status and a message, with nothing left
+  /// allocated (the sanitizer build checks the freeing).
+  @Test func libjpegErrorsComeBackAsMessages() throws {
+    let pixels = [UInt8](repeating: 128, count: 16 * 16 * 3)
+    let exif = [UInt8](repeating: 0, count: 70_000)
+    pixels.withUnsafeBytes { raw in
+      exif.withUnsafeBytes { exifRaw in
+        var params = mp_jpeg_encode_params()
+        params.pixels = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        params.stride = 16 * 3
+        params.width = 16
+        params.height = 16
+        params.input_format = MP_JPEG_INPUT_RGB
+        params.quality = 80
+        params.exif = exifRaw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        params.exif_length = exifRaw.count
+        var result = mp_jpeg_encode_result()
+        let status = mp_jpeg_encode(&params, &result)
+        #expect(status != MP_JPEG_OK)
+        #expect(result.data == nil && result.size == 0)
+        let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        #expect(message.contains("length"), "\(message)")
+      }
+    }
+  }
+
   @Test func rejectsBadRequests() throws {
     let image = Self.source().image
     #expect(throws: MagpieError.self) { try JPEGCoder().encode(image, as: .jpeg, options: Self.options(quality: 101)) }
