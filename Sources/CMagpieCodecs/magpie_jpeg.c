@@ -231,7 +231,8 @@ mp_jpeg_status mp_jpeg_decoder_read_header(mp_jpeg_decoder *dec, const uint8_t *
   return MP_JPEG_OK;
 }
 
-mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *dec, unsigned scale_denom, size_t max_memory,
+mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *dec, unsigned scale_denom,
+                                          mp_jpeg_output_format format, size_t max_memory,
                                           uint32_t *output_width, uint32_t *output_height) {
   if (dec == NULL || output_width == NULL || output_height == NULL) return MP_JPEG_MISUSE;
   if (dec->stage != STAGE_HEADER && dec->stage != STAGE_OUTPUT_SET) {
@@ -240,6 +241,7 @@ mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *dec, unsigned scale_d
   if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
     return mp_misuse(dec, "the scale denominator must be 1, 2, 4 or 8");
   }
+  if (format != MP_JPEG_OUTPUT_RGBA) return mp_misuse(dec, "unknown output format");
   j_decompress_ptr cinfo = &dec->cinfo;
   if (setjmp(dec->err.jump)) {
     dec->stage = STAGE_FAILED;

@@ -52,6 +52,12 @@ typedef enum {
   MP_JPEG_COLOR_YCCK = 5,
 } mp_jpeg_color_space;
 
+/// The pixel layout read_rows writes.
+typedef enum {
+  /// Straight RGBA8, alpha 255, whatever the stored colour space.
+  MP_JPEG_OUTPUT_RGBA = 0,
+} mp_jpeg_output_format;
+
 /// What the header says. Pointers stay valid until the decoder is destroyed.
 typedef struct {
   /// Stored size in pixels (before EXIF orientation).
@@ -93,15 +99,17 @@ mp_jpeg_status mp_jpeg_decoder_read_header(mp_jpeg_decoder *decoder, const uint8
                                            mp_jpeg_header *header);
 
 /// Chooses DCT scaling (1/scale_denom, with scale_denom 1, 2, 4 or 8) and
-/// RGBA output, caps libjpeg's whole-image buffers at `max_memory` bytes
-/// (0: no cap) and returns the output size libjpeg will produce.
-mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *decoder, unsigned scale_denom, size_t max_memory,
+/// the output format, caps libjpeg's whole-image buffers (multi-scan files)
+/// at `max_memory` bytes (0: no cap) and returns the output size libjpeg
+/// will produce. May be called again before start.
+mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *decoder, unsigned scale_denom,
+                                          mp_jpeg_output_format format, size_t max_memory,
                                           uint32_t *output_width, uint32_t *output_height);
 
 /// Starts decompression. A multi-scan image reads all its input here.
 mp_jpeg_status mp_jpeg_decoder_start(mp_jpeg_decoder *decoder);
 
-/// Decodes up to `max_rows` rows of straight RGBA8 (alpha 255) into `rows`,
+/// Decodes up to `max_rows` rows in the output format into `rows`,
 /// `stride` bytes apart, continuing where the last call stopped. Stores how
 /// many rows it wrote in `rows_written`.
 mp_jpeg_status mp_jpeg_decoder_read_rows(mp_jpeg_decoder *decoder, uint8_t *rows, size_t stride,

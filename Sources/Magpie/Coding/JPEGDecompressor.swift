@@ -35,7 +35,8 @@ final class JPEGDecompressor {
     var width: UInt32 = 0
     var height: UInt32 = 0
     try check(
-      mp_jpeg_decoder_set_output(handle, UInt32(scaleDenominator), max(0, maxMemory), &width, &height))
+      mp_jpeg_decoder_set_output(
+        handle, UInt32(scaleDenominator), MP_JPEG_OUTPUT_RGBA, max(0, maxMemory), &width, &height))
     return PixelSize(width: Int(width), height: Int(height))
   }
 
