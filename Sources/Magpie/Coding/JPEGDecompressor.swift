@@ -1,0 +1,96 @@
+import CMagpieCodecs
+
+/// One libjpeg decompression, step by step, over the C shim in
+/// `magpie_jpeg.c`: every libjpeg call (and its longjmp) stays in C; this
+/// type turns the statuses into ``MagpieError``s.
+///
+/// The bytes given to ``readHeader(_:)`` must stay valid until the
+/// decompressor is released.
+final class JPEGDecompressor {
+  private let handle: OpaquePointer
+
+  /// A fresh decoder; fails only when out of memory.
+  init() throws(MagpieError) {
+    guard let handle = mp_jpeg_decoder_create() else {
+      throw MagpieError(.imageTooLarge, "out of memory creating a JPEG decoder")
+    }
+    self.handle = handle
+  }
+
+  deinit { mp_jpeg_decoder_destroy(handle) }
+
+  /// Reads the markers up to the first scan.
+  func readHeader(_ bytes: UnsafeRawBufferPointer) throws(MagpieError) -> mp_jpeg_header {
+    var header = mp_jpeg_header()
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      throw MagpieError(.truncatedData, "the JPEG data is empty")
+    }
+    try check(mp_jpeg_decoder_read_header(handle, base.assumingMemoryBound(to: UInt8.self), bytes.count, &header))
+    return header
+  }
+
+  /// Picks 1/`scaleDenominator` DCT scaling and RGBA output; returns the
+  /// size libjpeg will produce.
+  func setOutput(scaleDenominator: Int, maxMemory: Int) throws(MagpieError) -> PixelSize {
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    try check(
+      mp_jpeg_decoder_set_output(
+        handle, UInt32(scaleDenominator), MP_JPEG_OUTPUT_RGBA, max(0, maxMemory), &width, &height))
+    return PixelSize(width: Int(width), height: Int(height))
+  }
+
+  /// Starts decompression; a multi-scan image reads all its input here.
+  func start() throws(MagpieError) {
+    try check(mp_jpeg_decoder_start(handle))
+  }
+
+  /// Decodes `count` rows of RGBA into `rows`, `stride` bytes apart; throws
+  /// unless every row was written.
+  func readRows(into rows: UnsafeMutableRawPointer, stride: Int, count: Int) throws(MagpieError) {
+    var written: UInt32 = 0
+    try check(
+      mp_jpeg_decoder_read_rows(
+        handle, rows.assumingMemoryBound(to: UInt8.self), stride, UInt32(count), &written))
+    if Int(written) != count {
+      throw MagpieError(.corruptData, "libjpeg produced \(written) of \(count) JPEG rows")
+    }
+  }
+
+  /// Ends decompression. Whatever follows the last row (trailing markers,
+  /// junk) cannot spoil rows already decoded, so its errors are not reported.
+  func finish() {
+    _ = mp_jpeg_decoder_finish(handle)
+  }
+
+  /// Whether the data ended before all of the image's coded data, so libjpeg
+  /// filled the rest.
+  var isIncomplete: Bool { mp_jpeg_decoder_is_incomplete(handle) != 0 }
+
+  /// How many warnings libjpeg raised about data it worked around.
+  var warningCount: Int { Int(mp_jpeg_decoder_warning_count(handle)) }
+
+  /// The error thrown for an incomplete image when partial images are not
+  /// wanted.
+  var truncationError: MagpieError {
+    let warning = String(cString: mp_jpeg_decoder_first_warning(handle))
+    return MagpieError(.truncatedData, "the JPEG data ends before the image does (libjpeg: \(warning))")
+  }
+
+  private func check(_ status: mp_jpeg_status) throws(MagpieError) {
+    if status == MP_JPEG_OK { return }
+    let message = String(cString: mp_jpeg_decoder_message(handle))
+    switch status {
+    case MP_JPEG_TRUNCATED:
+      throw MagpieError(.truncatedData, "the JPEG data ends early: \(message)")
+    case MP_JPEG_TOO_LARGE:
+      throw MagpieError(.imageTooLarge, "the JPEG is too large to decode: \(message)")
+    case MP_JPEG_UNSUPPORTED:
+      throw MagpieError(.unsupportedFormat, "this JPEG variant is not supported: \(message)")
+    case MP_JPEG_MISUSE:
+      throw MagpieError(.invalidArgument, "JPEG decoder misused: \(message)")
+    default:
+      throw MagpieError(.corruptData, "the JPEG data is corrupt: \(message)")
+    }
+  }
+}
