@@ -33,35 +33,60 @@ import Testing
     }
   }
 
+  /// Blocks until the kernel reports `pid` stopped (state `T` in
+  /// `/proc/PID/stat`) or gone.
+  private func waitUntilStopped(_ pid: pid_t) {
+    while let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) {
+      // "pid (comm) S ...": the state follows the last ')'.
+      guard let close = stat.lastIndex(of: ")") else { return }
+      let state = stat[stat.index(close, offsetBy: 2)]
+      if state == "T" || state == "t" || state == "Z" { return }
+    }
+  }
+
   @Test func aWriterKilledMidWriteLeavesNoFileUnderTheRealName() throws {
     let dir = try TemporaryDirectory()
     let folder = dir.path("killed")
     let cache = try DiskCache(configuration: .init(directory: URL(fileURLWithPath: folder)))
-    var leftovers = 0
-    for run in 0..<5 {
-      let key = "big-\(run)"
-      let probe = try ProbeProcess.start(ProbeProcess.executable, ["write-big", folder, key, "\(96 << 20)"])
-      #expect(probe.waitForLine("writing"))
-      kill(probe.process.processIdentifier, SIGKILL)
-      _ = probe.finish()
-      #expect(probe.process.terminationReason == .uncaughtSignal)
-      // Under the real name: nothing, or (had the write won the race) the
-      // whole value.
-      if let data = try cache.data(forKey: key) {
-        #expect(data.count == 16 + (96 << 20))
-      }
-      leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".tmp-") }.count
-      if leftovers > 0 { break }
+    func temporaries() -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".tmp-") }
     }
-    // At least one kill landed mid-write: its temporary file is the proof.
-    let listing = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    #expect(leftovers > 0, "\(listing)")
+    var killedMidWrite = false
+    for run in 0..<5 where !killedMidWrite {
+      let key = "big-\(run)"
+      let size = 96 << 20
+      let probe = try ProbeProcess.start(ProbeProcess.executable, ["write-big", folder, key, "\(size)"])
+      let pid = probe.process.processIdentifier
+      #expect(probe.waitForLine("writing"))
+      // Freeze the writer, look, let it run a little further, until it is
+      // caught between creating its temporary file and renaming it.
+      while true {
+        kill(pid, SIGSTOP)
+        waitUntilStopped(pid)
+        let written = FileManager.default.fileExists(atPath: cache.fileURL(forKey: key).path)
+        if !temporaries().isEmpty && !written {
+          killedMidWrite = true
+          break
+        }
+        if written || !probe.process.isRunning { break }
+        kill(pid, SIGCONT)
+      }
+      kill(pid, SIGKILL)
+      _ = probe.finish()
+      // Under the real name: nothing, or (had the write finished) the whole
+      // value, never a part.
+      if let data = try cache.data(forKey: key) {
+        #expect(data.count == 16 + size)
+      }
+    }
+    #expect(killedMidWrite)
+    #expect(!temporaries().isEmpty)
     // A later clean removes crash leftovers once they are old.
     let later = try DiskCache(
       configuration: .init(
         directory: URL(fileURLWithPath: folder), now: { Date().addingTimeInterval(2 * 3600) }))
     try later.clean()
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".tmp-") }.isEmpty)
+    #expect(temporaries().isEmpty)
   }
 
   @Test func aFullDiskStillLoadsFromMemoryAndReportsTheError() throws {
