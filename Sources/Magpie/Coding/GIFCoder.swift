@@ -1,15 +1,169 @@
 import Foundation
 
-/// PLACEHOLDER until the GIF coder lands: decodes nothing.
+/// Decodes GIF 87a/89a, still or animated, and encodes still and animated
+/// GIFs, with giflib.
+///
+/// Decoding composites every frame onto the full logical screen as browsers
+/// do (see ``GIFCompositor``) and reads record by record, so memory is one
+/// canvas per decoded frame plus one row. Frame delays follow the browser
+/// rule (10 ms or less plays as 100 ms); `loopCount` is the NETSCAPE2.0 value
+/// (0 = forever), 1 when the file has none. GIF has no decode-time
+/// downsampling, so `targetSize` is ignored.
+///
+/// Encoding quantises each frame to at most 256 colours with
+/// ``GIFColorQuantizer`` (Wu's variance-minimising cuts plus k-means
+/// refinement), optionally with Floyd-Steinberg dithering; alpha below 128
+/// becomes the transparent index. See ``GIFWriter``.
 public struct GIFCoder: ImageCoder {
-  /// Creates the coder.
-  public init() {}
+  /// Whether encoding diffuses quantisation error (Floyd-Steinberg). Smoother
+  /// gradients, larger files; has no effect on images of 256 colours or fewer.
+  public var dithers: Bool
 
-  /// Not yet.
-  public func canDecode(_ data: Data, format: ImageFormat) -> Bool { false }
+  /// Creates the coder; encoding dithers.
+  public init() {
+    dithers = true
+  }
 
-  /// Not yet.
+  /// Creates the coder, choosing whether encoding dithers.
+  public init(dithers: Bool) {
+    self.dithers = dithers
+  }
+
+  /// True for GIF data.
+  public func canDecode(_ data: Data, format: ImageFormat) -> Bool { format == .gif }
+
+  /// Decodes every frame (or the first, as `options` say), composited.
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
-    throw MagpieError(.unsupportedFormat, "gif decoding is not built yet")
+    var result: Result<Image, MagpieError> = .failure(MagpieError(.corruptData, "gif was not read"))
+    data.withUnsafeBytes { bytes in
+      result = Result { () throws(MagpieError) -> Image in try GIFCoder.decode(bytes, options: options) }
+    }
+    var image = try result.get()
+    image.scale = options.scale
+    if options.keepsOriginalData { image.originalData = data }
+    return image
+  }
+
+  /// Reads the size, frame count, loop count and delays by walking the
+  /// records, without decompressing any pixels.
+  public func info(of data: Data) throws(MagpieError) -> ImageInfo {
+    var result: Result<ImageInfo, MagpieError> = .failure(MagpieError(.corruptData, "gif was not read"))
+    data.withUnsafeBytes { bytes in
+      result = Result { () throws(MagpieError) -> ImageInfo in
+        try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> ImageInfo in
+          var size: PixelSize?
+          var delays: [Int] = []
+          while let frame = try reader.nextFrame() {
+            if size == nil { size = GIFCoder.canvasSize(reader: reader, firstFrame: frame) }
+            delays.append(frame.delayCentiseconds * 10)
+            try reader.skipImageData(frame: reader.frameCount)
+          }
+          guard let size, size.width > 0, size.height > 0 else {
+            throw MagpieError(.corruptData, "gif declares an empty size")
+          }
+          if delays.count == 1 {
+            return ImageInfo(format: .gif, size: size, byteCount: bytes.count)
+          }
+          return ImageInfo(
+            format: .gif, size: size, frameCount: delays.count, loopCount: reader.loopCount ?? 1,
+            frameDurations: delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: bytes.count)
+        }
+      }
+    }
+    return try result.get()
+  }
+
+  /// True for ``ImageFormat/gif``.
+  public func canEncode(to format: ImageFormat) -> Bool { format == .gif }
+
+  /// Encodes `image` (every frame unless `options.firstFrameOnly`) as GIF.
+  public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
+    guard format == .gif else { throw MagpieError(.encodingFailed, "GIFCoder does not encode \(format.rawValue)") }
+    let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
+    return try GIFWriter.encode(frames: frames, loopCount: image.loopCount, dithers: dithers)
+  }
+
+  /// The logical screen, or the first frame's extent when the screen
+  /// declares no size (browsers show such files at the frame's size).
+  private static func canvasSize(reader: GIFFileReader, firstFrame: GIFFileReader.FrameHeader) -> PixelSize {
+    if reader.screenWidth > 0 && reader.screenHeight > 0 {
+      return PixelSize(width: reader.screenWidth, height: reader.screenHeight)
+    }
+    return PixelSize(width: firstFrame.left + firstFrame.width, height: firstFrame.top + firstFrame.height)
+  }
+
+  private static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
+    try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> Image in
+      let screen = PixelSize(width: reader.screenWidth, height: reader.screenHeight)
+      // Refuse a huge declared screen before reading on, let alone allocating.
+      if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
+      var compositor: GIFCompositor?
+      var frames: [ImageFrame] = []
+      var delays: [Int] = []
+      var declaredPixels = 0
+      let row = UnsafeMutablePointer<UInt8>.allocate(capacity: 65536)
+      defer { row.deallocate() }
+      while let frame = try reader.nextFrame() {
+        let index = reader.frameCount
+        if compositor == nil {
+          let size = canvasSize(reader: reader, firstFrame: frame)
+          try options.checkPixelLimit(decoded: size, declared: size)
+          compositor = GIFCompositor(width: size.width, height: size.height)
+        }
+        guard let canvas = compositor else { break }
+        let canvasBytes = canvas.width * canvas.height * PixelBuffer.bytesPerPixel
+        if (frames.count + 1) * canvasBytes > options.maxTotalByteCount {
+          throw MagpieError(
+            .imageTooLarge,
+            "gif frame \(index) would bring its \(canvas.width)x\(canvas.height) frames over the limit of "
+              + "\(options.maxTotalByteCount) bytes")
+        }
+        // LZW work is bounded by what frames declare, not by what shows; a
+        // small file can declare huge off-canvas frames, so cap the total at
+        // twice what the byte limit allows to be shown.
+        declaredPixels += frame.width * frame.height
+        if declaredPixels > max(options.maxTotalByteCount / 2, 4 * canvas.width * canvas.height) {
+          throw MagpieError(
+            .imageTooLarge, "gif frames declare \(declaredPixels) pixels by frame \(index), more than the limits allow")
+        }
+        canvas.beginFrame(
+          left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
+          disposal: frame.disposal, hasTransparency: frame.transparentIndex != nil)
+        reader.fillColorTable(canvas.colorTable, transparentIndex: frame.transparentIndex)
+        var defective = false
+        if frame.width == 0 || frame.height == 0 {
+          try reader.skipImageData(frame: index)
+        } else {
+          for sequence in 0..<frame.height {
+            guard try reader.readIndices(into: row, count: frame.width, frame: index) else {
+              // Browsers keep a damaged later frame as drawn so far and stop there.
+              if index == 1 { throw reader.failure("decoding frame 1") }
+              defective = true
+              break
+            }
+            let y = frame.isInterlaced ? interlacedRow(sequence, height: frame.height) : sequence
+            canvas.drawRow(row, frameRow: y)
+          }
+        }
+        frames.append(ImageFrame(pixels: canvas.snapshot()))
+        delays.append(frame.delayCentiseconds * 10)
+        if options.firstFrameOnly || defective { break }
+      }
+      if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif) }
+      for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) }
+      return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif)
+    }
+  }
+
+  /// The image row of the `sequence`-th stored row of an interlaced frame:
+  /// every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
+  static func interlacedRow(_ sequence: Int, height: Int) -> Int {
+    let pass1 = (height + 7) / 8
+    if sequence < pass1 { return sequence * 8 }
+    let pass2 = (height + 3) / 8
+    if sequence < pass1 + pass2 { return 4 + (sequence - pass1) * 8 }
+    let pass3 = (height + 1) / 4
+    if sequence < pass1 + pass2 + pass3 { return 2 + (sequence - pass1 - pass2) * 4 }
+    return 1 + (sequence - pass1 - pass2 - pass3) * 2
   }
 }
