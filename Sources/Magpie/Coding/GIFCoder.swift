@@ -93,10 +93,13 @@ public struct GIFCoder: ImageCoder {
   }
 
   private static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
-    try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> Image in
-      let screen = PixelSize(width: reader.screenWidth, height: reader.screenHeight)
-      // Refuse a huge declared screen before reading on, let alone allocating.
+    // Refuse a huge declared screen from the header bytes, before giflib
+    // reads anything (the global colour table included).
+    if bytes.count >= 10 {
+      let screen = PixelSize(width: Int(bytes[6]) | Int(bytes[7]) << 8, height: Int(bytes[8]) | Int(bytes[9]) << 8)
       if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
+    }
+    return try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> Image in
       var compositor: GIFCompositor?
       var frames: [ImageFrame] = []
       var delays: [Int] = []
