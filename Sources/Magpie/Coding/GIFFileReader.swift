@@ -206,17 +206,20 @@ final class GIFFileReader {
     }
   }
 
-  /// Decodes the next `count` indices of the current frame (one row) into
-  /// `buffer`. Returns `false` when the compressed data is defective without
-  /// the input running out (an early end code, a bad code): browsers keep
-  /// what was drawn and end the animation there, and so do callers. Running
-  /// out of input throws `.truncatedData`.
-  func readIndices(into buffer: UnsafeMutablePointer<UInt8>, count: Int, frame: Int) throws(MagpieError) -> Bool {
-    guard DGifGetLine(gif, buffer, Int32(count)) == GIF_OK else {
-      if input.pointee.ranShort { throw failure("decoding frame \(frame)") }
-      return false
+  /// Appends the current frame's compressed data sub-blocks, joined, to
+  /// `buffer` (emptied first) and returns the LZW minimum code size.
+  /// Running out of input throws `.truncatedData`.
+  func readCompressedData(into buffer: inout [UInt8], frame: Int) throws(MagpieError) -> Int {
+    buffer.removeAll(keepingCapacity: true)
+    var block: UnsafeMutablePointer<GifByteType>?
+    var codeSize: Int32 = 0
+    guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { throw failure("reading frame \(frame)") }
+    while let data = block {
+      // A Pascal string: data[0] is the block's length.
+      buffer.append(contentsOf: UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
+      guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw failure("reading frame \(frame)") }
     }
-    return true
+    return Int(codeSize)
   }
 
   /// Skips the rest of the current frame's compressed data blocks without
