@@ -34,6 +34,7 @@ enum WebPEncoder {
       config.lossless = 1
       config.exact = 0
     }
+    config.thread_level = 1
     guard WebPValidateConfig(&config) != 0 else {
       throw MagpieError(.encodingFailed, "libwebp rejected the encoder settings (quality \(options.quality))")
     }

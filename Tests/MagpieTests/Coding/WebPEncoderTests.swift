@@ -31,13 +31,17 @@ import Testing
     #expect(decoded.pixels.isOpaque)
   }
 
-  @Test func losslessAlphaRoundTripIsExactWhenPremultiplied() throws {
+  @Test func losslessAlphaRoundTripKeepsAlphaAndPremultipliedColours() throws {
     let straight = try translucent()
     let pixels = PixelBuffer(width: 32, height: 24, straightRGBA: straight)
     let data = try WebPCoder().encode(Image(pixels: pixels), as: .webp, options: EncodeOptions(lossless: true))
     let decoded = try WebPCoder().decode(data, options: DecodeOptions())
-    #expect(Fixtures.bytes(decoded.pixels) == Fixtures.premultiplied(straight))
+    let got = Fixtures.bytes(decoded.pixels)
+    let exact = Fixtures.premultiplied(straight)
     #expect(!decoded.pixels.isOpaque)
+    // Encoding un-premultiplies and libwebp premultiplies again, truncating.
+    #expect(stride(from: 3, to: got.count, by: 4).allSatisfy { got[$0] == straight[$0] })
+    #expect(Fixtures.maxDifference(got, exact) <= 1)
   }
 
   @Test func lossyRoundTripMeetsThePSNRBoundAndQualityMatters() throws {
