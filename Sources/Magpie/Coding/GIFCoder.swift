@@ -36,11 +36,7 @@ public struct GIFCoder: ImageCoder {
 
   /// Decodes every frame (or the first, as `options` say), composited.
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
-    var result: Result<Image, MagpieError> = .failure(MagpieError(.corruptData, "gif was not read"))
-    data.withUnsafeBytes { bytes in
-      result = Result { () throws(MagpieError) -> Image in try GIFCoder.decode(bytes, options: options) }
-    }
-    var image = try result.get()
+    var image = try GIFCoder.decode(data, options: options)
     image.scale = options.scale
     if options.keepsOriginalData { image.originalData = data }
     return image
@@ -49,30 +45,24 @@ public struct GIFCoder: ImageCoder {
   /// Reads the size, frame count, loop count and delays by walking the
   /// records, without decompressing any pixels.
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
-    var result: Result<ImageInfo, MagpieError> = .failure(MagpieError(.corruptData, "gif was not read"))
-    data.withUnsafeBytes { bytes in
-      result = Result { () throws(MagpieError) -> ImageInfo in
-        try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> ImageInfo in
-          var size: PixelSize?
-          var delays: [Int] = []
-          while let frame = try reader.nextFrame() {
-            if size == nil { size = GIFCoder.canvasSize(reader: reader, firstFrame: frame) }
-            delays.append(frame.delayCentiseconds * 10)
-            try reader.skipImageData(frame: reader.frameCount)
-          }
-          guard let size, size.width > 0, size.height > 0 else {
-            throw MagpieError(.corruptData, "gif declares an empty size")
-          }
-          if delays.count == 1 {
-            return ImageInfo(format: .gif, size: size, byteCount: bytes.count)
-          }
-          return ImageInfo(
-            format: .gif, size: size, frameCount: delays.count, loopCount: reader.loopCount ?? 1,
-            frameDurations: delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: bytes.count)
-        }
+    try GIFFileReader.withReader(data) { reader throws(MagpieError) -> ImageInfo in
+      var size: PixelSize?
+      var delays: [Int] = []
+      while let frame = try reader.nextFrame() {
+        if size == nil { size = GIFCoder.canvasSize(reader: reader, firstFrame: frame) }
+        delays.append(frame.delayCentiseconds * 10)
+        try reader.skipImageData(frame: reader.frameCount)
       }
+      guard let size, size.width > 0, size.height > 0 else {
+        throw MagpieError(.corruptData, "gif declares an empty size")
+      }
+      if delays.count == 1 {
+        return ImageInfo(format: .gif, size: size, byteCount: data.count)
+      }
+      return ImageInfo(
+        format: .gif, size: size, frameCount: delays.count, loopCount: reader.loopCount ?? 1,
+        frameDurations: delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: data.count)
     }
-    return try result.get()
   }
 
   /// True for ``ImageFormat/gif``.
@@ -94,14 +84,16 @@ public struct GIFCoder: ImageCoder {
     return PixelSize(width: firstFrame.left + firstFrame.width, height: firstFrame.top + firstFrame.height)
   }
 
-  private static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
+  private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     // Refuse a huge declared screen from the header bytes, before giflib
     // reads anything (the global colour table included).
-    if bytes.count >= 10 {
-      let screen = PixelSize(width: Int(bytes[6]) | Int(bytes[7]) << 8, height: Int(bytes[8]) | Int(bytes[9]) << 8)
+    if data.count >= 10 {
+      let b = data.startIndex
+      let screen = PixelSize(
+        width: Int(data[b + 6]) | Int(data[b + 7]) << 8, height: Int(data[b + 8]) | Int(data[b + 9]) << 8)
       if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
     }
-    return try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> Image in
+    return try GIFFileReader.withReader(data) { reader throws(MagpieError) -> Image in
       var compositor: GIFCompositor?
       var frames: [ImageFrame] = []
       var delays: [Int] = []

@@ -81,17 +81,7 @@ final class GIFCompositor {
   }
 
   /// A copy of the canvas as it is shown now.
-  func snapshot() -> PixelBuffer {
-    let count = width * height
-    return PixelBuffer(uninitializedWidth: width, height: height) { raw in
-      let out = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
-      out.update(from: canvas, count: count)
-      // Opaque when every alpha byte is 0xFF: AND all words together.
-      var all = UInt32.max
-      for i in 0..<count { all &= out[i] }
-      return UInt32(littleEndian: all) >> 24 == 0xFF
-    }
-  }
+  func snapshot() -> PixelBuffer { CanvasSnapshot.pixels(copying: canvas, width: width, height: height) }
 
   private func fill(_ x: Int, _ y: Int, _ w: Int, _ h: Int) {
     guard w > 0 else { return }

@@ -1,11 +1,12 @@
 import CGIF
+import Foundation
 
-/// Walks a GIF in memory record by record with giflib's DGif API, so that
-/// memory stays bounded by one frame's rows instead of the whole file's
-/// rasters (what `DGifSlurp` would hold).
+/// Walks a GIF in memory record by record with giflib's DGif API, handing
+/// out one frame's compressed data at a time, so memory stays bounded by a
+/// frame instead of every frame's raster (what `DGifSlurp` would hold).
 ///
-/// Must not outlive the bytes it reads: create it inside the
-/// `withUnsafeBytes` call that provides them (see ``withReader(_:_:)``).
+/// Must not outlive the bytes it reads, so it only exists inside
+/// ``withReader(_:_:)``.
 /// giflib reports errors by return codes, so every call here returns
 /// normally; a failure becomes a ``MagpieError``, `.truncatedData` when the
 /// input ran out and `.corruptData` otherwise.
@@ -53,12 +54,16 @@ final class GIFFileReader {
   /// Image descriptors read so far.
   private(set) var frameCount = 0
 
-  /// Runs `body` with a reader over `bytes`; the reader must not escape.
+  /// Runs `body` with a reader over `data`'s bytes, which stay pinned for
+  /// the call; the reader must not escape.
   static func withReader<R>(
-    _ bytes: UnsafeRawBufferPointer, _ body: (GIFFileReader) throws(MagpieError) -> R
+    _ data: Data, _ body: (GIFFileReader) throws(MagpieError) -> R
   ) throws(MagpieError) -> R {
-    let reader = try GIFFileReader(bytes: bytes)
-    return try body(reader)
+    var result: Result<R, MagpieError> = .failure(MagpieError(.corruptData, "gif was not read"))
+    data.withUnsafeBytes { bytes in
+      result = Result { () throws(MagpieError) -> R in try body(try GIFFileReader(bytes: bytes)) }
+    }
+    return try result.get()
   }
 
   private init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {

@@ -24,11 +24,7 @@ public struct WebPCoder: ImageCoder {
   /// Decodes the image, or every frame of an animation (the first only when
   /// `options.firstFrameOnly`).
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
-    var result: Result<Image, MagpieError> = .failure(MagpieError(.corruptData, "webp was not read"))
-    data.withUnsafeBytes { bytes in
-      result = Result { () throws(MagpieError) -> Image in try WebPCoder.decode(bytes, options: options) }
-    }
-    var image = try result.get()
+    var image = try WebPCoder.decode(data, options: options)
     image.scale = options.scale
     if options.keepsOriginalData { image.originalData = data }
     return image
@@ -37,23 +33,17 @@ public struct WebPCoder: ImageCoder {
   /// Reads size, frame count, loop count, delays and orientation from the
   /// container without decoding pixels.
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
-    var result: Result<ImageInfo, MagpieError> = .failure(MagpieError(.corruptData, "webp was not read"))
-    data.withUnsafeBytes { bytes in
-      result = Result { () throws(MagpieError) -> ImageInfo in
-        try WebPContainer.withContainer(bytes) { container throws(MagpieError) -> ImageInfo in
-          let stored = PixelSize(width: container.width, height: container.height)
-          let size = container.orientation.displayedSize(of: stored)
-          guard container.isAnimated && container.frameCount > 1 else {
-            return ImageInfo(format: .webp, size: size, orientation: container.orientation, byteCount: bytes.count)
-          }
-          return ImageInfo(
-            format: .webp, size: size, frameCount: container.frameCount, loopCount: container.loopCount,
-            frameDurations: container.frameDurations().map { ImageFrame.browserDuration(milliseconds: $0) },
-            orientation: container.orientation, byteCount: bytes.count)
-        }
+    try WebPContainer.withContainer(data) { container, _ throws(MagpieError) -> ImageInfo in
+      let stored = PixelSize(width: container.width, height: container.height)
+      let size = container.orientation.displayedSize(of: stored)
+      guard container.isAnimated && container.frameCount > 1 else {
+        return ImageInfo(format: .webp, size: size, orientation: container.orientation, byteCount: data.count)
       }
+      return ImageInfo(
+        format: .webp, size: size, frameCount: container.frameCount, loopCount: container.loopCount,
+        frameDurations: container.frameDurations().map { ImageFrame.browserDuration(milliseconds: $0) },
+        orientation: container.orientation, byteCount: data.count)
     }
-    return try result.get()
   }
 
   /// True for ``ImageFormat/webp``.
@@ -67,8 +57,8 @@ public struct WebPCoder: ImageCoder {
     return try WebPEncoder.encode(frames: frames, loopCount: image.loopCount, options: options)
   }
 
-  private static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
-    try WebPContainer.withContainer(bytes) { container throws(MagpieError) -> Image in
+  private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
+    try WebPContainer.withContainer(data) { container, bytes throws(MagpieError) -> Image in
       let orientation = container.orientation
       let turn = options.appliesOrientation ? orientation : .up
       if container.isAnimated {

@@ -1,11 +1,12 @@
 import CWebP
+import Foundation
 
 /// A parsed WebP container (RIFF chunks, via libwebpdemux): canvas size,
 /// feature flags, frames and their durations, loop count and the EXIF
 /// orientation, without decoding pixels.
 ///
-/// Must not outlive the bytes it was parsed from; the demuxer keeps pointers
-/// into them. Use ``withContainer(_:_:)``.
+/// Must not outlive the bytes it was parsed from (the demuxer keeps
+/// pointers into them), so it only exists inside ``withContainer(_:_:)``.
 final class WebPContainer {
   private let demux: OpaquePointer
 
@@ -22,11 +23,16 @@ final class WebPContainer {
   /// The orientation in the `EXIF` chunk, `.up` without one.
   let orientation: ImageOrientation
 
-  /// Parses `bytes` and runs `body` with the container; it must not escape.
+  /// Parses `data` and runs `body` with the container and the bytes, which
+  /// stay pinned for the call; neither may escape.
   static func withContainer<R>(
-    _ bytes: UnsafeRawBufferPointer, _ body: (WebPContainer) throws(MagpieError) -> R
+    _ data: Data, _ body: (WebPContainer, UnsafeRawBufferPointer) throws(MagpieError) -> R
   ) throws(MagpieError) -> R {
-    try body(try WebPContainer(bytes: bytes))
+    var result: Result<R, MagpieError> = .failure(MagpieError(.corruptData, "webp was not read"))
+    data.withUnsafeBytes { bytes in
+      result = Result { () throws(MagpieError) -> R in try body(try WebPContainer(bytes: bytes), bytes) }
+    }
+    return try result.get()
   }
 
   private init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {

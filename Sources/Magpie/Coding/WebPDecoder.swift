@@ -91,13 +91,7 @@ enum WebPDecoder {
       guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
         throw MagpieError(.corruptData, "webp animation frame \(frames.count + 1) could not be decoded")
       }
-      let pixels = PixelBuffer(uninitializedWidth: canvas.width, height: canvas.height) { raw in
-        raw.baseAddress!.copyMemory(from: buffer, byteCount: frameBytes)
-        let words = raw.bindMemory(to: UInt32.self)
-        var all = UInt32.max
-        for word in words { all &= word }
-        return UInt32(littleEndian: all) >> 24 == 0xFF
-      }
+      let pixels = CanvasSnapshot.pixels(copying: buffer, width: canvas.width, height: canvas.height)
       // Timestamps are when each frame ends.
       let duration = Int(timestamp) - Int(previousTimestamp)
       previousTimestamp = timestamp

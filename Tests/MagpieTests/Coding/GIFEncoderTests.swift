@@ -190,15 +190,13 @@ import Testing
 
   /// Each frame's [x, y, width, height] from the written file.
   private func frameRects(_ data: Data) throws -> [[Int]] {
-    try data.withUnsafeBytes { bytes in
-      try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> [[Int]] in
-        var rects: [[Int]] = []
-        while let frame = try reader.nextFrame() {
-          rects.append([frame.left, frame.top, frame.width, frame.height])
-          try reader.skipImageData(frame: reader.frameCount)
-        }
-        return rects
+    try GIFFileReader.withReader(data) { reader throws(MagpieError) -> [[Int]] in
+      var rects: [[Int]] = []
+      while let frame = try reader.nextFrame() {
+        rects.append([frame.left, frame.top, frame.width, frame.height])
+        try reader.skipImageData(frame: reader.frameCount)
       }
+      return rects
     }
   }
 }

@@ -45,40 +45,38 @@ import Testing
   /// Every frame's indices as Magpie's decoder produces them, in stored
   /// row order, asking for `chunk` indices a call to exercise resumption.
   static func magpieIndices(_ data: Data, chunk: Int) throws -> [[UInt8]] {
-    try data.withUnsafeBytes { bytes in
-      try GIFFileReader.withReader(bytes) { reader throws(MagpieError) -> [[UInt8]] in
-        var frames: [[UInt8]] = []
-        var compressed: [UInt8] = []
-        let decoder = GIFLZWDecoder()
-        while let frame = try reader.nextFrame() {
-          let codeSize = try reader.readCompressedData(into: &compressed, frame: reader.frameCount)
-          let total = frame.width * frame.height
-          var indices = [UInt8](repeating: 0, count: total)
-          compressed.withUnsafeBufferPointer { data in
-            decoder.reset(data: data, minimumCodeSize: codeSize)
-            indices.withUnsafeMutableBufferPointer { out in
-              var done = 0
-              while done < total {
-                let n = decoder.decode(into: out.baseAddress! + done, count: min(chunk, total - done))
-                done += n
-                if n == 0 { break }
-              }
+    try GIFFileReader.withReader(data) { reader throws(MagpieError) -> [[UInt8]] in
+      var frames: [[UInt8]] = []
+      var compressed: [UInt8] = []
+      let decoder = GIFLZWDecoder()
+      while let frame = try reader.nextFrame() {
+        let codeSize = try reader.readCompressedData(into: &compressed, frame: reader.frameCount)
+        let total = frame.width * frame.height
+        var indices = [UInt8](repeating: 0, count: total)
+        compressed.withUnsafeBufferPointer { data in
+          decoder.reset(data: data, minimumCodeSize: codeSize)
+          indices.withUnsafeMutableBufferPointer { out in
+            var done = 0
+            while done < total {
+              let n = decoder.decode(into: out.baseAddress! + done, count: min(chunk, total - done))
+              done += n
+              if n == 0 { break }
             }
           }
-          if frame.isInterlaced {
-            var ordered = indices
-            for stored in 0..<frame.height {
-              let y = GIFCoder.interlacedRow(stored, height: frame.height)
-              ordered.replaceSubrange(
-                (y * frame.width)..<((y + 1) * frame.width),
-                with: indices[(stored * frame.width)..<((stored + 1) * frame.width)])
-            }
-            indices = ordered
-          }
-          frames.append(indices)
         }
-        return frames
+        if frame.isInterlaced {
+          var ordered = indices
+          for stored in 0..<frame.height {
+            let y = GIFCoder.interlacedRow(stored, height: frame.height)
+            ordered.replaceSubrange(
+              (y * frame.width)..<((y + 1) * frame.width),
+              with: indices[(stored * frame.width)..<((stored + 1) * frame.width)])
+          }
+          indices = ordered
+        }
+        frames.append(indices)
       }
+      return frames
     }
   }
 
