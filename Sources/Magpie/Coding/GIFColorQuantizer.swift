@@ -5,8 +5,10 @@
 /// cumulative moments, from which the colour cube is cut greedily, always
 /// splitting the box with the largest variance where the split removes the
 /// most variance. Two k-means passes over the histogram cells then move each
-/// colour to the centroid of the cells nearest to it. Measured on the Kodak
-/// photos this reaches 32-36 dB PSNR at 256 colours without dithering.
+/// colour to the centroid of the cells nearest to it. On Kodak photos 02,
+/// 07, 17 and 23 at 256 colours without dithering this gives 42.4, 39.5,
+/// 41.3 and 36.1 dB PSNR, where Pillow's median cut gives 40.0, 37.0, 37.6
+/// and 33.4 dB (its octree 38.0, 36.7, 37.8, 32.5).
 struct GIFColorQuantizer {
   /// A palette colour.
   typealias Color = SIMD3<Int32>

@@ -59,11 +59,7 @@ final class GIFFileReader {
   static func withReader<R>(
     _ data: Data, _ body: (GIFFileReader) throws(MagpieError) -> R
   ) throws(MagpieError) -> R {
-    var result: Result<R, MagpieError> = .failure(MagpieError(.corruptData, "gif was not read"))
-    data.withUnsafeBytes { bytes in
-      result = Result { () throws(MagpieError) -> R in try body(try GIFFileReader(bytes: bytes)) }
-    }
-    return try result.get()
+    try PinnedBytes.with(data) { bytes throws(MagpieError) -> R in try body(try GIFFileReader(bytes: bytes)) }
   }
 
   private init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {

@@ -28,11 +28,7 @@ final class WebPContainer {
   static func withContainer<R>(
     _ data: Data, _ body: (WebPContainer, UnsafeRawBufferPointer) throws(MagpieError) -> R
   ) throws(MagpieError) -> R {
-    var result: Result<R, MagpieError> = .failure(MagpieError(.corruptData, "webp was not read"))
-    data.withUnsafeBytes { bytes in
-      result = Result { () throws(MagpieError) -> R in try body(try WebPContainer(bytes: bytes), bytes) }
-    }
-    return try result.get()
+    try PinnedBytes.with(data) { bytes throws(MagpieError) -> R in try body(try WebPContainer(bytes: bytes), bytes) }
   }
 
   private init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {

@@ -55,13 +55,7 @@ import Testing
     _ code: MagpieError.Code, _ data: Data, options: DecodeOptions = DecodeOptions(),
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    do {
-      let image = try GIFCoder().decode(data, options: options)
-      Issue.record("decoded \(image.frames.count) frames instead of failing", sourceLocation: sourceLocation)
-    } catch {
-      #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-      #expect(!error.reason.isEmpty, sourceLocation: sourceLocation)
-    }
+    Fixtures.expectFailure(code, decoding: data, with: GIFCoder(), options: options, sourceLocation: sourceLocation)
   }
 
   @Test func theHandBuiltGIFDecodes() throws {

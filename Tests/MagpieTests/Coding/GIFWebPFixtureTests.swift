@@ -66,6 +66,21 @@ import Testing
     return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / n))
   }
 
+  /// Expects decoding `data` with `coder` to fail with `code` and a reason.
+  static func expectFailure(
+    _ code: MagpieError.Code, decoding data: Data, with coder: any ImageCoder,
+    options: DecodeOptions = DecodeOptions(), sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    do {
+      let image = try coder.decode(data, options: options)
+      Issue.record(
+        "decoded \(image.frames.count) \(image.pixelSize) frames instead of failing", sourceLocation: sourceLocation)
+    } catch {
+      #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+      #expect(!error.reason.isEmpty, sourceLocation: sourceLocation)
+    }
+  }
+
   /// Deterministic pseudo-random numbers (SplitMix64) for the fuzz loops.
   struct SplitMix: RandomNumberGenerator {
     var state: UInt64

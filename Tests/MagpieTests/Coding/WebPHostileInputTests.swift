@@ -17,13 +17,7 @@ import Testing
     _ code: MagpieError.Code, _ data: Data, options: DecodeOptions = DecodeOptions(),
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    do {
-      let image = try WebPCoder().decode(data, options: options)
-      Issue.record("decoded a \(image.pixelSize) image instead of failing", sourceLocation: sourceLocation)
-    } catch {
-      #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-      #expect(!error.reason.isEmpty, sourceLocation: sourceLocation)
-    }
+    Fixtures.expectFailure(code, decoding: data, with: WebPCoder(), options: options, sourceLocation: sourceLocation)
   }
 
   private func littleEndian32(_ value: Int) -> [UInt8] {
