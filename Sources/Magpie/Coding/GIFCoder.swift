@@ -1,15 +1,194 @@
 import Foundation
 
-/// PLACEHOLDER until the GIF coder lands: decodes nothing.
+/// Decodes GIF 87a/89a, still or animated, and encodes still and animated
+/// GIFs, with giflib.
+///
+/// Decoding composites every frame onto the full logical screen as browsers
+/// do (see ``GIFCompositor``) and reads record by record, so memory is one
+/// canvas per decoded frame plus one frame's compressed bytes and a 256 KiB
+/// band of indices. giflib parses the records; the LZW data is decompressed
+/// by ``GIFLZWDecoder``, several times faster than giflib's per-pixel loop. Frame delays follow the browser
+/// rule (10 ms or less plays as 100 ms); `loopCount` is the NETSCAPE2.0 value
+/// (0 = forever), 1 when the file has none. GIF has no decode-time
+/// downsampling, so `targetSize` is ignored.
+///
+/// Encoding quantises each frame to at most 256 colours with
+/// ``GIFColorQuantizer`` (Wu's variance-minimising cuts plus k-means
+/// refinement), optionally with Floyd-Steinberg dithering; alpha below 128
+/// becomes the transparent index. See ``GIFWriter``.
 public struct GIFCoder: ImageCoder {
-  /// Creates the coder.
-  public init() {}
+  /// Whether encoding diffuses quantisation error (Floyd-Steinberg). Smoother
+  /// gradients, larger files; has no effect on images of 256 colours or fewer.
+  public var dithers: Bool
 
-  /// Not yet.
-  public func canDecode(_ data: Data, format: ImageFormat) -> Bool { false }
+  /// Creates the coder; encoding dithers.
+  public init() {
+    dithers = true
+  }
 
-  /// Not yet.
+  /// Creates the coder, choosing whether encoding dithers.
+  public init(dithers: Bool) {
+    self.dithers = dithers
+  }
+
+  /// True for GIF data.
+  public func canDecode(_ data: Data, format: ImageFormat) -> Bool { format == .gif }
+
+  /// Decodes every frame (or the first, as `options` say), composited.
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
-    throw MagpieError(.unsupportedFormat, "gif decoding is not built yet")
+    var image = try GIFCoder.decode(data, options: options)
+    image.scale = options.scale
+    if options.keepsOriginalData { image.originalData = data }
+    return image
+  }
+
+  /// Reads the size, frame count, loop count and delays by walking the
+  /// records, without decompressing any pixels.
+  public func info(of data: Data) throws(MagpieError) -> ImageInfo {
+    try GIFFileReader.withReader(data) { reader throws(MagpieError) -> ImageInfo in
+      var size: PixelSize?
+      var delays: [Int] = []
+      while let frame = try reader.nextFrame() {
+        if size == nil { size = GIFCoder.canvasSize(reader: reader, firstFrame: frame) }
+        delays.append(frame.delayCentiseconds * 10)
+        try reader.skipImageData(frame: reader.frameCount)
+      }
+      guard let size, size.width > 0, size.height > 0 else {
+        throw MagpieError(.corruptData, "gif declares an empty size")
+      }
+      if delays.count == 1 {
+        return ImageInfo(format: .gif, size: size, byteCount: data.count)
+      }
+      return ImageInfo(
+        format: .gif, size: size, frameCount: delays.count, loopCount: reader.loopCount ?? 1,
+        frameDurations: delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: data.count)
+    }
+  }
+
+  /// True for ``ImageFormat/gif``.
+  public func canEncode(to format: ImageFormat) -> Bool { format == .gif }
+
+  /// Encodes `image` (every frame unless `options.firstFrameOnly`) as GIF.
+  public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
+    guard format == .gif else { throw MagpieError(.encodingFailed, "GIFCoder does not encode \(format.rawValue)") }
+    let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
+    return try GIFWriter.encode(frames: frames, loopCount: image.loopCount, dithers: dithers)
+  }
+
+  /// The logical screen, or the first frame's extent when the screen
+  /// declares no size (browsers show such files at the frame's size).
+  private static func canvasSize(reader: GIFFileReader, firstFrame: GIFFileReader.FrameHeader) -> PixelSize {
+    if reader.screenWidth > 0 && reader.screenHeight > 0 {
+      return PixelSize(width: reader.screenWidth, height: reader.screenHeight)
+    }
+    return PixelSize(width: firstFrame.left + firstFrame.width, height: firstFrame.top + firstFrame.height)
+  }
+
+  private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
+    // Refuse a huge declared screen from the header bytes, before giflib
+    // reads anything (the global colour table included).
+    if data.count >= 10 {
+      let b = data.startIndex
+      let screen = PixelSize(
+        width: Int(data[b + 6]) | Int(data[b + 7]) << 8, height: Int(data[b + 8]) | Int(data[b + 9]) << 8)
+      if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
+    }
+    return try GIFFileReader.withReader(data) { reader throws(MagpieError) -> Image in
+      var compositor: GIFCompositor?
+      var frames: [ImageFrame] = []
+      var delays: [Int] = []
+      var declaredPixels = 0
+      let lzw = GIFLZWDecoder()
+      var compressed: [UInt8] = []
+      // Indices are decoded a band of rows at a time into this buffer.
+      let bandCapacity = 1 << 18
+      let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bandCapacity, 65535))
+      defer { band.deallocate() }
+      while let frame = try reader.nextFrame() {
+        let index = reader.frameCount
+        if compositor == nil {
+          let size = canvasSize(reader: reader, firstFrame: frame)
+          try options.checkPixelLimit(decoded: size, declared: size)
+          compositor = GIFCompositor(width: size.width, height: size.height)
+        }
+        guard let canvas = compositor else { break }
+        let canvasBytes = canvas.width * canvas.height * PixelBuffer.bytesPerPixel
+        if (frames.count + 1) * canvasBytes > options.maxTotalByteCount {
+          throw MagpieError(
+            .imageTooLarge,
+            "gif frame \(index) would bring its \(canvas.width)x\(canvas.height) frames over the limit of "
+              + "\(options.maxTotalByteCount) bytes")
+        }
+        // LZW work is bounded by what frames declare, not by what shows; a
+        // small file can declare huge off-canvas frames, so cap the total at
+        // twice what the byte limit allows to be shown.
+        declaredPixels += frame.width * frame.height
+        if declaredPixels > max(options.maxTotalByteCount / 2, 4 * canvas.width * canvas.height) {
+          throw MagpieError(
+            .imageTooLarge, "gif frames declare \(declaredPixels) pixels by frame \(index), more than the limits allow")
+        }
+        canvas.beginFrame(
+          left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
+          disposal: frame.disposal, hasTransparency: frame.transparentIndex != nil)
+        reader.fillColorTable(canvas.colorTable, transparentIndex: frame.transparentIndex)
+        let codeSize = try reader.readCompressedData(into: &compressed, frame: index)
+        var damaged = false
+        if frame.width > 0 && frame.height > 0 {
+          damaged = compressed.withUnsafeBufferPointer { data in
+            lzw.reset(data: data, minimumCodeSize: codeSize)
+            return decodeRows(of: frame, with: lzw, band: band, bandCapacity: bandCapacity, onto: canvas)
+          }
+        }
+        if damaged && index == 1 {
+          throw MagpieError(.corruptData, "gif frame 1's compressed pixel data is damaged")
+        }
+        frames.append(ImageFrame(pixels: canvas.snapshot()))
+        delays.append(frame.delayCentiseconds * 10)
+        // Browsers keep a damaged later frame as drawn so far and stop there.
+        if options.firstFrameOnly || damaged { break }
+      }
+      if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif) }
+      for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) }
+      return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif)
+    }
+  }
+
+  /// Decompresses a frame band by band and draws its rows; returns whether
+  /// the data was damaged (ended before the frame's last visible row).
+  private static func decodeRows(
+    of frame: GIFFileReader.FrameHeader, with lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>,
+    bandCapacity: Int, onto canvas: GIFCompositor
+  ) -> Bool {
+    let width = frame.width
+    let rowsPerBand = max(1, bandCapacity / width)
+    // Rows stored past the canvas bottom never show: stop before them
+    // unless interlacing mixes them with visible ones.
+    let visibleRows = frame.isInterlaced ? frame.height : min(frame.height, max(0, canvas.height - frame.top))
+    var sequence = 0
+    while sequence < visibleRows {
+      let rows = min(rowsPerBand, visibleRows - sequence)
+      let produced = lzw.decode(into: band, count: rows * width)
+      let complete = produced / width
+      for r in 0..<complete {
+        let stored = sequence + r
+        let y = frame.isInterlaced ? interlacedRow(stored, height: frame.height) : stored
+        canvas.drawRow(band + r * width, frameRow: y)
+      }
+      sequence += complete
+      if complete < rows { return true }
+    }
+    return false
+  }
+
+  /// The image row of the `sequence`-th stored row of an interlaced frame:
+  /// every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
+  static func interlacedRow(_ sequence: Int, height: Int) -> Int {
+    let pass1 = (height + 7) / 8
+    if sequence < pass1 { return sequence * 8 }
+    let pass2 = (height + 3) / 8
+    if sequence < pass1 + pass2 { return 4 + (sequence - pass1) * 8 }
+    let pass3 = (height + 1) / 4
+    if sequence < pass1 + pass2 + pass3 { return 2 + (sequence - pass1 - pass2) * 4 }
+    return 1 + (sequence - pass1 - pass2 - pass3) * 2
   }
 }

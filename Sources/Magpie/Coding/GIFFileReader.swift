@@ -1,0 +1,236 @@
+import CGIF
+import Foundation
+
+/// Walks a GIF in memory record by record with giflib's DGif API, handing
+/// out one frame's compressed data at a time, so memory stays bounded by a
+/// frame instead of every frame's raster (what `DGifSlurp` would hold).
+///
+/// Must not outlive the bytes it reads, so it only exists inside
+/// ``withReader(_:_:)``.
+/// giflib reports errors by return codes, so every call here returns
+/// normally; a failure becomes a ``MagpieError``, `.truncatedData` when the
+/// input ran out and `.corruptData` otherwise.
+final class GIFFileReader {
+  /// What one image descriptor and the extensions before it say.
+  struct FrameHeader {
+    /// Left edge on the logical screen.
+    var left: Int
+    /// Top edge on the logical screen.
+    var top: Int
+    /// Width of the frame's own raster.
+    var width: Int
+    /// Height of the frame's own raster.
+    var height: Int
+    /// Whether rows are stored in the four-pass interlaced order.
+    var isInterlaced: Bool
+    /// Disposal method from the graphic control extension (0 when absent).
+    var disposal: Int
+    /// Delay in hundredths of a second (0 when absent).
+    var delayCentiseconds: Int
+    /// The transparent palette index, if the frame has one.
+    var transparentIndex: Int?
+  }
+
+  /// The read position the input callback advances; lives at a stable
+  /// address for giflib's `UserData`.
+  private struct Input {
+    var base: UnsafePointer<UInt8>
+    var count: Int
+    var offset: Int
+    var ranShort: Bool
+  }
+
+  private let input: UnsafeMutablePointer<Input>
+  private let gif: UnsafeMutablePointer<GifFileType>
+  /// Graphic control extension waiting for the next image.
+  private var pendingControl: (disposal: Int, delay: Int, transparent: Int?)?
+
+  /// Logical screen width.
+  let screenWidth: Int
+  /// Logical screen height.
+  let screenHeight: Int
+  /// The NETSCAPE2.0 / ANIMEXTS1.0 loop count, once seen.
+  private(set) var loopCount: Int?
+  /// Image descriptors read so far.
+  private(set) var frameCount = 0
+
+  /// Runs `body` with a reader over `data`'s bytes, which stay pinned for
+  /// the call; the reader must not escape.
+  static func withReader<R>(
+    _ data: Data, _ body: (GIFFileReader) throws(MagpieError) -> R
+  ) throws(MagpieError) -> R {
+    try PinnedBytes.with(data) { bytes throws(MagpieError) -> R in try body(try GIFFileReader(bytes: bytes)) }
+  }
+
+  private init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else {
+      throw MagpieError(.truncatedData, "gif data is empty")
+    }
+    input = .allocate(capacity: 1)
+    input.initialize(
+      to: Input(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, offset: 0, ranShort: false))
+    var error: Int32 = 0
+    // A literal closure that captures nothing converts to giflib's C function pointer.
+    guard
+      let opened = DGifOpen(input, { gif, buffer, length in GIFFileReader.read(gif, buffer, length) }, &error)
+    else {
+      let ranShort = input.pointee.ranShort
+      input.deinitialize(count: 1)
+      input.deallocate()
+      throw GIFFileReader.error(code: error, ranShort: ranShort, while: "reading the gif header")
+    }
+    gif = opened
+    screenWidth = Int(opened.pointee.SWidth)
+    screenHeight = Int(opened.pointee.SHeight)
+  }
+
+  deinit {
+    DGifCloseFile(gif, nil)
+    input.deinitialize(count: 1)
+    input.deallocate()
+  }
+
+  /// giflib's input callback: copies up to `length` bytes, fewer at the end.
+  private static func read(
+    _ gif: UnsafeMutablePointer<GifFileType>?, _ buffer: UnsafeMutablePointer<GifByteType>?, _ length: Int32
+  ) -> Int32 {
+    guard let gif, let buffer, length > 0, let userData = gif.pointee.UserData else { return 0 }
+    let input = userData.assumingMemoryBound(to: Input.self)
+    let wanted = Int(length)
+    let n = min(wanted, input.pointee.count - input.pointee.offset)
+    if n < wanted { input.pointee.ranShort = true }
+    guard n > 0 else { return 0 }
+    buffer.update(from: input.pointee.base + input.pointee.offset, count: n)
+    input.pointee.offset += n
+    return Int32(n)
+  }
+
+  private static func error(code: Int32, ranShort: Bool, while what: String) -> MagpieError {
+    if ranShort {
+      return MagpieError(.truncatedData, "gif data ends early while \(what)")
+    }
+    let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+    return MagpieError(.corruptData, "gif is damaged while \(what): \(message)")
+  }
+
+  /// The error for a giflib call that just failed while doing `what`.
+  func failure(_ what: String) -> MagpieError {
+    GIFFileReader.error(code: gif.pointee.Error, ranShort: input.pointee.ranShort, while: what)
+  }
+
+  /// Reads records up to the next image descriptor and returns it, or `nil`
+  /// at the trailer. After at least one frame, data that ends or stops making
+  /// sense exactly between records also ends the image, as browsers do.
+  func nextFrame() throws(MagpieError) -> FrameHeader? {
+    while true {
+      var type = UNDEFINED_RECORD_TYPE
+      guard DGifGetRecordType(gif, &type) == GIF_OK else {
+        if frameCount > 0 { return nil }
+        throw failure("looking for the first frame")
+      }
+      switch type {
+      case IMAGE_DESC_RECORD_TYPE:
+        // DGifGetImageHeader, unlike DGifGetImageDesc, keeps no per-frame copy.
+        guard DGifGetImageHeader(gif) == GIF_OK else { throw failure("reading frame \(frameCount + 1)'s descriptor") }
+        let image = gif.pointee.Image
+        let control = pendingControl
+        pendingControl = nil
+        frameCount += 1
+        return FrameHeader(
+          left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
+          isInterlaced: image.Interlace, disposal: control?.disposal ?? 0, delayCentiseconds: control?.delay ?? 0,
+          transparentIndex: control?.transparent)
+      case EXTENSION_RECORD_TYPE:
+        try readExtension()
+      case TERMINATE_RECORD_TYPE:
+        guard frameCount > 0 else { throw MagpieError(.corruptData, "gif ends without any frame") }
+        return nil
+      default:
+        if frameCount > 0 { return nil }
+        throw failure("looking for the first frame")
+      }
+    }
+  }
+
+  private func readExtension() throws(MagpieError) {
+    var code: Int32 = 0
+    var block: UnsafeMutablePointer<GifByteType>?
+    guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure("reading an extension") }
+    var isLoopExtension = false
+    var first = true
+    while let data = block {
+      // Each block is a Pascal string: data[0] is its length.
+      let length = Int(data[0])
+      if code == GRAPHICS_EXT_FUNC_CODE && first && length >= 4 {
+        let packed = Int(data[1])
+        pendingControl = (
+          disposal: (packed >> 2) & 7, delay: Int(data[2]) | Int(data[3]) << 8,
+          transparent: packed & 1 != 0 ? Int(data[4]) : nil
+        )
+      } else if code == APPLICATION_EXT_FUNC_CODE && first && length == 11 {
+        let identifier = String(decoding: UnsafeBufferPointer(start: data + 1, count: 11), as: UTF8.self)
+        isLoopExtension = identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0"
+      } else if isLoopExtension && !first && length >= 3 && data[1] & 7 == 1 {
+        loopCount = Int(data[2]) | Int(data[3]) << 8
+      }
+      first = false
+      guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure("reading an extension") }
+    }
+  }
+
+  /// Fills `table` (256 entries of premultiplied RGBA as stored in memory)
+  /// for the frame just returned by ``nextFrame()``, as Firefox does: the
+  /// local table, else the global one, else opaque white; indices past the
+  /// table wrap by the table's bit depth, and the transparent index (and
+  /// every index that wraps onto it) becomes 0, which the compositor skips.
+  func fillColorTable(_ table: UnsafeMutablePointer<UInt32>, transparentIndex: Int?) {
+    let white = UInt32(0xFFFF_FFFF)
+    let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap
+    var bits = 8
+    if let map {
+      bits = max(1, Int(map.pointee.BitsPerPixel))
+      if let transparentIndex { while transparentIndex >= 1 << bits && bits < 8 { bits += 1 } }
+    }
+    let mask = (1 << bits) - 1
+    let colors = map.map { (pointer: $0.pointee.Colors, count: Int($0.pointee.ColorCount)) }
+    for index in 0..<256 {
+      let entry = index & mask
+      if entry == transparentIndex {
+        table[index] = 0
+      } else if let colors, let base = colors.pointer, entry < colors.count {
+        let c = base[entry]
+        let rgba = UInt32(c.Red) | UInt32(c.Green) << 8 | UInt32(c.Blue) << 16 | 0xFF00_0000
+        table[index] = rgba.littleEndian
+      } else {
+        table[index] = white
+      }
+    }
+  }
+
+  /// Appends the current frame's compressed data sub-blocks, joined, to
+  /// `buffer` (emptied first) and returns the LZW minimum code size.
+  /// Running out of input throws `.truncatedData`.
+  func readCompressedData(into buffer: inout [UInt8], frame: Int) throws(MagpieError) -> Int {
+    buffer.removeAll(keepingCapacity: true)
+    var block: UnsafeMutablePointer<GifByteType>?
+    var codeSize: Int32 = 0
+    guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { throw failure("reading frame \(frame)") }
+    while let data = block {
+      // A Pascal string: data[0] is the block's length.
+      buffer.append(contentsOf: UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
+      guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw failure("reading frame \(frame)") }
+    }
+    return Int(codeSize)
+  }
+
+  /// Skips the rest of the current frame's compressed data blocks without
+  /// decoding them.
+  func skipImageData(frame: Int) throws(MagpieError) {
+    var block: UnsafeMutablePointer<GifByteType>?
+    var codeSize: Int32 = 0
+    guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { throw failure("skipping frame \(frame)") }
+    while block != nil {
+      guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw failure("skipping frame \(frame)") }
+    }
+  }
+}
