@@ -14,6 +14,7 @@ enum MagpieCommand {
       decode FILE... --out DIR                  decode to DIR/NAME.rgba and DIR/NAME.json
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, decode-scaled, thumb, webp, noop)
+      cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]
       demo [DIR] [--out FILE]                   decode and thumbnail the samples into a contact sheet
 
     process SPEC: processors joined by '|', e.g. 'downsample(256x256)'
@@ -41,6 +42,8 @@ enum MagpieCommand {
     case "convert": try ConvertCommand.run(rest)
     case "bench": try BenchCommand.run(rest)
     case "demo": try DemoCommand.run(rest)
+    case "cache": try CacheCommand.run(rest)
+    case "cache-bench": try await CacheBenchCommand.run(rest)
     case "help", "--help", "-h": print(usage, terminator: "")
     case "--version", "version": print(LibraryVersions.magpie)
     default: throw .usage(command, "unknown command; run 'magpie help' for the list")

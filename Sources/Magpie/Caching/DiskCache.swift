@@ -16,7 +16,8 @@ import Synchronization
 /// - Writes go to a temporary file in the same folder, are flushed with
 ///   `fsync` and renamed into place: a crash, a full disk or a second process
 ///   writing the same key never leaves a half file under a real name.
-/// - A file's modification time is its last access; reads refresh it, and
+/// - A file's modification time is its last access; reads refresh it (when
+///   it is more than an hour old, so hits rarely write an inode), and
 ///   ``clean()`` removes files unused for longer than the expiration, then
 ///   the least recently used until the folder is under half the size limit.
 ///
@@ -76,7 +77,7 @@ public final class DiskCache: Sendable {
 
   /// The configuration this cache was opened with.
   public let configuration: Configuration
-  private let queue = DispatchQueue(label: "magpie.disk-cache", qos: .utility, attributes: .concurrent)
+  private let queue = DispatchQueue(label: "magpie.disk-cache", qos: .userInitiated, attributes: .concurrent)
   /// Bytes this process believes the folder holds; `nil` until first counted.
   /// Other processes writing the same folder make it drift, which ``clean()``
   /// corrects by counting again.
@@ -161,7 +162,7 @@ public final class DiskCache: Sendable {
   @discardableResult
   public func clean() throws(MagpieError) -> CleanResult {
     let now = configuration.now()
-    var live: [FileIO.Entry] = []
+    var live: [FileIO.Entry] = []  // in directory order
     var result = CleanResult(expiredFiles: 0, evictedFiles: 0, freedBytes: 0)
     for entry in try FileIO.listFiles(configuration.directory.path, includingHidden: true) {
       let age = now.timeIntervalSince(entry.modified)
@@ -184,12 +185,18 @@ public final class DiskCache: Sendable {
     var total = live.reduce(0) { $0 + $1.size }
     if let limit = configuration.sizeLimit, total > limit {
       let target = limit / 2
-      live.sort { $0.modified < $1.modified }
-      for entry in live where total > target {
-        try FileIO.removeFile(entry.path)
-        total -= entry.size
+      // Choose the least recently used, but unlink in directory order:
+      // ext4 removes 100,000 entries in that order over ten times faster
+      // than in random order.
+      var victims: [Int] = []
+      for position in live.indices.sorted(by: { live[$0].modified < live[$1].modified }) where total > target {
+        victims.append(position)
+        total -= live[position].size
+      }
+      for position in victims.sorted() {
+        try FileIO.removeFile(live[position].path)
         result.evictedFiles += 1
-        result.freedBytes += entry.size
+        result.freedBytes += live[position].size
       }
     }
     estimatedSize.withLock { $0 = total }

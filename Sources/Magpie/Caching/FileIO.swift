@@ -24,6 +24,9 @@ enum FileIO {
     var modified: Date
   }
 
+  /// How stale a file's access date must be before a read refreshes it.
+  static let refreshInterval: TimeInterval = 3600
+
   /// Creates `path` and any missing parents with mode 0700.
   static func createPrivateDirectory(_ path: String) throws(MagpieError) {
     var prefix = ""
@@ -42,8 +45,9 @@ enum FileIO {
 
   /// The file's bytes and its modification time before this read, or `nil`
   /// when it does not exist. Sets the modification time to `touchingAt`
-  /// (the access date the cache expires by); a failure to do so is ignored,
-  /// since the read itself succeeded.
+  /// (the access date the cache expires by) when it is more than
+  /// ``refreshInterval`` older; a failure to do so is ignored, since the
+  /// read itself succeeded.
   static func readFile(_ path: String, touchingAt date: Date) throws(MagpieError) -> (Data, Date)? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 {
@@ -69,9 +73,14 @@ enum FileIO {
     // A file that shrank under us was replaced mid-read; the bytes we have
     // are from the old inode and complete only if we read all of them.
     guard read == size else { throw MagpieError(.fileSystem, "read \(path): file changed while reading") }
-    var times = [timespec(date), timespec(date)]
-    _ = futimens(fd, &times)
-    return (data, modificationDate(info))
+    let modified = modificationDate(info)
+    // Like relatime: refresh only a stale access date, so most hits write
+    // no inode. Expiry is counted in days; an hour's slack changes nothing.
+    if date.timeIntervalSince(modified) > refreshInterval || date < modified {
+      var times = [timespec(date), timespec(date)]
+      _ = futimens(fd, &times)
+    }
+    return (data, modified)
   }
 
   /// Writes `data` to a temporary file beside `path`, flushes it to disk,

@@ -5,34 +5,50 @@
 ///
 /// Nodes live in one array and link to each other by index, so an entry
 /// costs no allocation of its own; freed slots are reused.
+@usableFromInline
 struct LRUList<Key: Hashable, Value> {
-  private struct Node {
-    var key: Key
-    var value: Value?
-    var cost: Int
-    var expiresAt: Double
-    var previous: Int
-    var next: Int
+  @usableFromInline
+  struct Node {
+    @usableFromInline var key: Key
+    @usableFromInline var value: Value?
+    @usableFromInline var cost: Int
+    @usableFromInline var expiresAt: Double
+    @usableFromInline var previous: Int
+    @usableFromInline var next: Int
+
+    @inlinable
+    init(key: Key, value: Value?, cost: Int, expiresAt: Double, previous: Int, next: Int) {
+      self.key = key
+      self.value = value
+      self.cost = cost
+      self.expiresAt = expiresAt
+      self.previous = previous
+      self.next = next
+    }
   }
 
-  private static var none: Int { -1 }
+  @inlinable
+  init() {}
 
-  private var nodes: [Node] = []
-  private var free: [Int] = []
-  private var index: [Key: Int] = [:]
+  @inlinable static var none: Int { -1 }
+
+  @usableFromInline var nodes: [Node] = []
+  @usableFromInline var free: [Int] = []
+  @usableFromInline var index: [Key: Int] = [:]
   /// Most recently used.
-  private var head = LRUList.none
+  @usableFromInline var head = LRUList.none
   /// Least recently used: the next to go.
-  private var tail = LRUList.none
+  @usableFromInline var tail = LRUList.none
 
   /// The sum of the costs of all entries.
-  private(set) var totalCost = 0
+  @usableFromInline var totalCost = 0
 
   /// The number of entries.
-  var count: Int { index.count }
+  @inlinable var count: Int { index.count }
 
   /// The value for `key`, made most recent, with its expiry moved to
   /// `newExpiry`; `nil` and removed if it had expired by `now`.
+  @inlinable
   mutating func value(forKey key: Key, now: Double, newExpiry: Double) -> Value? {
     guard let slot = index[key] else { return nil }
     if nodes[slot].expiresAt <= now {
@@ -45,14 +61,17 @@ struct LRUList<Key: Hashable, Value> {
   }
 
   /// The value for `key` without touching its recency or expiry.
+  @inlinable
   func peek(_ key: Key) -> Value? {
     index[key].flatMap { nodes[$0].value }
   }
 
   /// Whether `key` has an entry (expired or not).
+  @inlinable
   func contains(_ key: Key) -> Bool { index[key] != nil }
 
   /// Inserts or replaces `key`'s entry as the most recent.
+  @inlinable
   mutating func set(_ value: Value, forKey key: Key, cost: Int, expiresAt: Double) {
     if let slot = index[key] {
       totalCost += cost - nodes[slot].cost
@@ -79,6 +98,7 @@ struct LRUList<Key: Hashable, Value> {
   }
 
   /// Removes `key`'s entry and returns its value.
+  @inlinable
   @discardableResult
   mutating func removeValue(forKey key: Key) -> Value? {
     guard let slot = index[key] else { return nil }
@@ -88,6 +108,7 @@ struct LRUList<Key: Hashable, Value> {
   }
 
   /// Removes the least recently used entry and returns it.
+  @inlinable
   @discardableResult
   mutating func removeLeastRecent() -> (key: Key, value: Value)? {
     guard tail != Self.none, let value = nodes[tail].value else { return nil }
@@ -97,6 +118,7 @@ struct LRUList<Key: Hashable, Value> {
   }
 
   /// Removes every entry that expired by `now`; returns how many.
+  @inlinable
   @discardableResult
   mutating func removeExpired(now: Double) -> Int {
     var removed = 0
@@ -113,6 +135,7 @@ struct LRUList<Key: Hashable, Value> {
   }
 
   /// Removes every entry.
+  @inlinable
   mutating func removeAll() {
     nodes.removeAll()
     free.removeAll()
@@ -123,6 +146,7 @@ struct LRUList<Key: Hashable, Value> {
   }
 
   /// Keys from most to least recently used (for tests and debugging; O(n)).
+  @inlinable
   var keysByRecency: [Key] {
     var keys: [Key] = []
     var slot = head
@@ -133,7 +157,8 @@ struct LRUList<Key: Hashable, Value> {
     return keys
   }
 
-  private mutating func moveToFront(_ slot: Int) {
+  @inlinable
+  mutating func moveToFront(_ slot: Int) {
     guard slot != head else { return }
     unlink(slot)
     nodes[slot].previous = Self.none
@@ -143,14 +168,16 @@ struct LRUList<Key: Hashable, Value> {
     if tail == Self.none { tail = slot }
   }
 
-  private mutating func unlink(_ slot: Int) {
+  @inlinable
+  mutating func unlink(_ slot: Int) {
     let previous = nodes[slot].previous
     let next = nodes[slot].next
     if previous != Self.none { nodes[previous].next = next } else { head = next }
     if next != Self.none { nodes[next].previous = previous } else { tail = previous }
   }
 
-  private mutating func remove(slot: Int) {
+  @inlinable
+  mutating func remove(slot: Int) {
     unlink(slot)
     index[nodes[slot].key] = nil
     totalCost -= nodes[slot].cost

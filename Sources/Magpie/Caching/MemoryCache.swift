@@ -24,13 +24,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
   }
 
-  private struct State {
-    var list = LRUList<Key, Value>()
-    var limits: Limits
+  @usableFromInline
+  struct State {
+    @usableFromInline var list = LRUList<Key, Value>()
+    @usableFromInline var limits: Limits
+
+    @inlinable
+    init(limits: Limits) { self.limits = limits }
   }
 
-  private let state: Mutex<State>
-  private let now: @Sendable () -> Double
+  // Hot paths are inlinable so callers in other modules get code
+  // specialized for their key and value types, not generic dispatch.
+  @usableFromInline let state: Mutex<State>
+  @usableFromInline let now: @Sendable () -> Double
 
   /// Creates a cache with `limits`. `now` gives monotonic seconds; inject a
   /// manual clock in tests.
@@ -41,6 +47,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
   /// The value for `key`, if present and not expired; marks it most recently
   /// used and extends its life.
+  @inlinable
   public func value(forKey key: Key) -> Value? {
     let time = now()
     return state.withLock { state in
@@ -49,6 +56,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   }
 
   /// Whether `key` has a live entry; does not count as a use.
+  @inlinable
   public func contains(_ key: Key) -> Bool {
     state.withLock { $0.list.contains(key) }
   }
@@ -57,6 +65,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   /// least recently used entries until the limits hold. A value whose cost
   /// alone exceeds the cost limit is not stored (and any old entry for the
   /// key is dropped).
+  @inlinable
   public func setValue(_ value: Value, forKey key: Key, cost: Int) {
     let time = now()
     let evicted: [Value] = state.withLock { state in
@@ -141,7 +150,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
   /// Evicts until the limits hold; returns the evicted values so the caller
   /// releases them after unlocking (freeing big pixel buffers takes time).
-  private static func evict(_ state: inout State) -> [Value] {
+  @inlinable
+  static func evict(_ state: inout State) -> [Value] {
     var evicted: [Value] = []
     while state.list.totalCost > state.limits.totalCost || state.list.count > (state.limits.count ?? .max) {
       guard let entry = state.list.removeLeastRecent() else { break }

@@ -92,19 +92,35 @@ import Testing
     let cache = try makeCache(dir, clock: clock, sizeLimit: 10_000)
     for index in 0..<9 {
       try cache.store(Data(count: 1_000), forKey: "k\(index)")
-      clock.advance(by: 60)
+      clock.advance(by: 2 * 3600)
     }
     // Reading k0 makes it the most recent.
     _ = try cache.data(forKey: "k0")
-    clock.advance(by: 60)
+    clock.advance(by: 2 * 3600)
     #expect(try cache.totalSize() == 9_000)
     // The tenth and eleventh writes pass the limit; the store cleans down to 5,000 bytes.
     try cache.store(Data(count: 1_000), forKey: "k9")
-    clock.advance(by: 60)
+    clock.advance(by: 2 * 3600)
     try cache.store(Data(count: 1_000), forKey: "k10")
     #expect(try cache.totalSize() <= 5_000)
     let kept = (0...10).filter { cache.contains("k\($0)") }
     #expect(kept == [0, 7, 8, 9, 10])
+  }
+
+  @Test func readsRefreshTheAccessDateOnlyWhenItIsStale() throws {
+    let dir = try TemporaryDirectory()
+    let clock = ManualClock()
+    let cache = try makeCache(dir, clock: clock)
+    try cache.store(Data([7]), forKey: "k")
+    let path = cache.fileURL(forKey: "k").path
+    let written = try #require(FileIO.status(path)?.modified)
+    clock.advance(by: 600)
+    _ = try cache.data(forKey: "k")
+    // Ten minutes later the date stays: no inode write on every hit.
+    #expect(FileIO.status(path)?.modified == written)
+    clock.advance(by: FileIO.refreshInterval)
+    _ = try cache.data(forKey: "k")
+    #expect(FileIO.status(path)?.modified == clock.date())
   }
 
   @Test func cleanRemovesCrashLeftoversButNotFreshWrites() throws {

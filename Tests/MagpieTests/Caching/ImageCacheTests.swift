@@ -8,7 +8,9 @@ import Testing
   private func image(width: Int = 24, height: Int = 16, seed: Int = 0, format: ImageFormat = .png) -> Image {
     var bytes = [UInt8]()
     for y in 0..<height {
-      for x in 0..<width { bytes += [UInt8((x * 9 + seed) % 256), UInt8((y * 13 + seed) % 256), UInt8(seed % 256), 255] }
+      for x in 0..<width {
+        bytes += [UInt8((x * 9 + seed) % 256), UInt8((y * 13 + seed) % 256), UInt8(seed % 256), 255]
+      }
     }
     return Image(pixels: PixelBuffer(width: width, height: height, straightRGBA: bytes), format: format)
   }
@@ -138,9 +140,11 @@ import Testing
     let monitor = MemoryPressureMonitor(
       sources: .init(pressure: { level.pressure }, cgroupUsage: { nil }))
     #expect(monitor.currentLevel() == .normal)
-    level.pressure = "some avg10=12.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+    level.pressure =
+      "some avg10=12.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
     #expect(monitor.currentLevel() == .moderate)
-    level.pressure = "some avg10=40.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=9.50 avg60=0.00 avg300=0.00 total=0\n"
+    level.pressure =
+      "some avg10=40.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=9.50 avg60=0.00 avg300=0.00 total=0\n"
     #expect(monitor.currentLevel() == .critical)
     let cgroup = MemoryPressureMonitor(sources: .init(pressure: { nil }, cgroupUsage: { (96, 100) }))
     #expect(cgroup.currentLevel() == .critical)
@@ -151,10 +155,12 @@ import Testing
       cache.trim(toCost: pressure == .critical ? 0 : cache.totalCost / 2)
     }
     defer { monitor.unsubscribe(token) }
-    level.pressure = "some avg10=12.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+    level.pressure =
+      "some avg10=12.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
     monitor.poll()
     #expect(cache.totalCost == 500)
-    level.pressure = "some avg10=0.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+    level.pressure =
+      "some avg10=0.00 avg60=3.00 avg300=1.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
     monitor.poll()
     #expect(cache.totalCost == 500)
   }
