@@ -12,6 +12,7 @@ import Foundation
 public final class ImageCache: Sendable {
   /// Which caches an operation touches.
   public struct Targets: OptionSet, Sendable {
+    /// The bits: 1 memory, 2 disk.
     public let rawValue: Int
 
     /// Creates targets from raw bits.

@@ -19,6 +19,7 @@ public final class MemoryPressureMonitor: Sendable {
     /// Memory is nearly exhausted: shed everything that can be.
     case critical
 
+    /// Orders levels from no pressure to critical.
     public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
   }
 
