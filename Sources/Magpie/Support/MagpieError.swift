@@ -31,6 +31,21 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
     public static let fileSystem = Code("file system")
     /// The work was cancelled before it finished.
     public static let cancelled = Code("cancelled")
+    /// The transport failed: no connection, a reset, a TLS failure, or a
+    /// server that stopped answering.
+    public static let network = Code("network")
+    /// The request ran past its timeout.
+    public static let timedOut = Code("timed out")
+    /// The server answered with a status other than success;
+    /// ``MagpieError/statusCode`` holds it.
+    public static let httpStatus = Code("HTTP status")
+    /// The server answered 2xx, but not with an image (an HTML error page,
+    /// a wrong Content-Length, a body over the size cap, a redirect loop).
+    public static let invalidResponse = Code("invalid response")
+    /// A processor could not produce an image.
+    public static let processingFailed = Code("processing failed")
+    /// The image is not in the cache and the request allowed no other source.
+    public static let notCached = Code("not cached")
 
     /// The code's name, e.g. `"corrupt data"`.
     public var description: String { name }
@@ -42,12 +57,21 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
   public var reason: String
   /// The lower-level error behind this one, if any.
   public var underlying: (any Error & Sendable)?
+  /// The HTTP status, for ``Code/httpStatus`` errors.
+  public var statusCode: Int?
+  /// How long the server asked to wait before retrying (`Retry-After`).
+  public var retryAfter: Duration?
 
   /// Creates an error of the given kind with a human-readable reason.
-  public init(_ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil) {
+  public init(
+    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil, statusCode: Int? = nil,
+    retryAfter: Duration? = nil
+  ) {
     self.code = code
     self.reason = reason
     self.underlying = underlying
+    self.statusCode = statusCode
+    self.retryAfter = retryAfter
   }
 
   /// `"<code>: <reason>"`, plus the underlying error when there is one.
