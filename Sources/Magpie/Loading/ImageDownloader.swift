@@ -133,13 +133,15 @@ public final class ImageDownloader: Sendable {
   public init(configuration: Configuration) {
     self.configuration = configuration
     let order: DownloadQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
-    self.state = Mutex(State(queue: DownloadQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)))
+    self.state = Mutex(
+      State(queue: DownloadQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)))
   }
 
   /// The key identical requests share: method, URL and header fields.
   public static func coalescingKey(for request: URLRequest) -> String {
     var key = (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
-    for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+    for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() })
+    {
       key += "\n" + name.lowercased() + ": " + value
     }
     return key

@@ -11,7 +11,9 @@ public struct RetryPolicy: Sendable, Equatable {
   public var maximumDelay: Duration
 
   /// Three attempts, waiting 0.5 s then 1 s, never more than 30 s.
-  public init(maximumAttempts: Int = 3, initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30)) {
+  public init(
+    maximumAttempts: Int = 3, initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30)
+  ) {
     self.maximumAttempts = max(1, maximumAttempts)
     self.initialDelay = initialDelay
     self.maximumDelay = maximumDelay

@@ -32,7 +32,12 @@ import Testing
 
   /// Collects completions and lets a test await a number of them.
   final class Completions: Sendable {
-    private let state = Mutex<(results: [Int: Result<ImageDownloader.Response, MagpieError>], watchers: [(Int, CheckedContinuation<Void, Never>)])>(([:], []))
+    private let state = Mutex<
+      (
+        results: [Int: Result<ImageDownloader.Response, MagpieError>],
+        watchers: [(Int, CheckedContinuation<Void, Never>)]
+      )
+    >(([:], []))
 
     func handler(_ index: Int) -> @Sendable (Result<ImageDownloader.Response, MagpieError>) -> Void {
       { result in
@@ -231,6 +236,8 @@ import Testing
     a.setValue("Bearer one", forHTTPHeaderField: "Authorization")
     b.setValue("Bearer two", forHTTPHeaderField: "Authorization")
     #expect(ImageDownloader.coalescingKey(for: a) != ImageDownloader.coalescingKey(for: b))
-    #expect(ImageDownloader.coalescingKey(for: URLRequest(url: url("x.jpg"))) == ImageDownloader.coalescingKey(for: URLRequest(url: url("x.jpg"))))
+    #expect(
+      ImageDownloader.coalescingKey(for: URLRequest(url: url("x.jpg")))
+        == ImageDownloader.coalescingKey(for: URLRequest(url: url("x.jpg"))))
   }
 }

@@ -15,6 +15,8 @@ final class MockDataLoader: DataLoading, Sendable {
   enum Outcome: Sendable {
     /// An HTTP answer with this status, headers and body, sent in chunks.
     case respond(status: Int = 200, headers: [String: String] = [:], body: Data, chunkSize: Int = 4096)
+    /// An HTTP 200 answer whose body arrives in the given pieces.
+    case respondInChunks(headers: [String: String] = [:], chunks: [Data])
     /// A failure before any response.
     case fail(MagpieError)
   }
@@ -28,6 +30,9 @@ final class MockDataLoader: DataLoading, Sendable {
     var startWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var cancelled: [String] = []
     var requests: [URLRequest] = []
+    var pacing = false
+    var chunkPermits = 0
+    var chunkWaiters: [CheckedContinuation<Void, Never>] = []
   }
 
   private let state = Mutex(State())
@@ -48,6 +53,36 @@ final class MockDataLoader: DataLoading, Sendable {
       return state.waiting
     }
     for continuation in waiting { continuation.resume() }
+  }
+
+  /// From now on each body chunk waits for a permit from ``allowChunks(_:)``.
+  func paceChunks() { state.withLock { $0.pacing = true } }
+
+  /// Lets `count` more body chunks go.
+  func allowChunks(_ count: Int) {
+    let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.chunkPermits += count
+      let n = min(state.chunkPermits, state.chunkWaiters.count)
+      state.chunkPermits -= n
+      defer { state.chunkWaiters.removeFirst(n) }
+      return Array(state.chunkWaiters.prefix(n))
+    }
+    for continuation in ready { continuation.resume() }
+  }
+
+  private func waitForChunkPermit() async {
+    await withCheckedContinuation { continuation in
+      let go = state.withLock { state -> Bool in
+        guard state.pacing else { return true }
+        if state.chunkPermits > 0 {
+          state.chunkPermits -= 1
+          return true
+        }
+        state.chunkWaiters.append(continuation)
+        return false
+      }
+      if go { continuation.resume() }
+    }
   }
 
   /// URLs in the order their transfers started.
@@ -111,10 +146,25 @@ final class MockDataLoader: DataLoading, Sendable {
           continuation.yield(.response(response))
           var offset = 0
           while offset < body.count {
+            await self.waitForChunkPermit()
             let end = min(offset + max(1, chunkSize), body.count)
             continuation.yield(.data(body[offset..<end], received: Int64(end), expected: Int64(body.count)))
             offset = end
             await Task.yield()
+          }
+          continuation.finish()
+        case .respondInChunks(let headers, let chunks):
+          let total = chunks.reduce(0) { $0 + $1.count }
+          var fields = headers
+          fields["Content-Length"] = "\(total)"
+          let response = HTTPURLResponse(
+            url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields)!
+          continuation.yield(.response(response))
+          var received = 0
+          for chunk in chunks {
+            await self.waitForChunkPermit()
+            received += chunk.count
+            continuation.yield(.data(chunk, received: Int64(received), expected: Int64(total)))
           }
           continuation.finish()
         }

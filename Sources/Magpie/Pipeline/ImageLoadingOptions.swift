@@ -1,0 +1,34 @@
+/// Switches that change how one request uses the caches and the network
+/// (SDWebImageOptions, Kingfisher's options), as an `OptionSet`.
+public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
+  /// The bits.
+  public let rawValue: Int
+
+  /// Options from raw bits.
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// Try a URL again even though it failed before (by default a URL that
+  /// failed for a reason that will not go away, such as a 404 or a body that
+  /// is not an image, is not requested again).
+  public static let retryFailed = ImageLoadingOptions(rawValue: 1 << 0)
+  /// Revalidate a cached image with the origin (`If-None-Match` /
+  /// `If-Modified-Since`): keep it on 304, replace it when it changed.
+  public static let refreshCached = ImageLoadingOptions(rawValue: 1 << 1)
+  /// Use only the caches; a miss is a ``MagpieError/Code/notCached`` error.
+  public static let fromCacheOnly = ImageLoadingOptions(rawValue: 1 << 2)
+  /// Ignore the caches for reading; download and store afresh.
+  public static let forceRefresh = ImageLoadingOptions(rawValue: 1 << 3)
+  /// Store in memory only, never on disk.
+  public static let cacheMemoryOnly = ImageLoadingOptions(rawValue: 1 << 4)
+  /// Also store the original (unprocessed) bytes on disk, so other
+  /// processor chains for the same source skip the network.
+  public static let cacheOriginalImage = ImageLoadingOptions(rawValue: 1 << 5)
+  /// Decode only the first frame of an animation.
+  public static let onlyLoadFirstFrame = ImageLoadingOptions(rawValue: 1 << 6)
+  /// Deliver partial images of progressive JPEGs while bytes arrive.
+  public static let progressiveLoad = ImageLoadingOptions(rawValue: 1 << 7)
+  /// Start after normal-priority work (``DownloadPriority/low``).
+  public static let lowPriority = ImageLoadingOptions(rawValue: 1 << 8)
+  /// Start before normal-priority work (``DownloadPriority/high``).
+  public static let highPriority = ImageLoadingOptions(rawValue: 1 << 9)
+}

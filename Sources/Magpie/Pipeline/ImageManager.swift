@@ -1,0 +1,291 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The pipeline users call (SDWebImageManager, KingfisherManager, Nuke's
+/// ImagePipeline): memory cache → disk cache (processed, then original) →
+/// source → decode → process → store → deliver.
+///
+/// Identical requests share one run: one download, one decode, one
+/// processing pass, however many tasks ask. Decoding and processing run on
+/// their own queues with their own concurrency limits, never on the
+/// caller's thread.
+///
+/// ```swift
+/// let result = try await manager.image(for: ImageRequest(url: url, processors: [thumbnail]))
+/// result.image      // processed, upright, premultiplied RGBA
+/// result.cacheType  // .none, .memory or .disk
+/// ```
+public final class ImageManager: Sendable {
+  /// What the manager is built from and its limits.
+  public struct Configuration: Sendable {
+    /// Memory and disk caches.
+    public var cache: ImageCache
+    /// Downloads network sources.
+    public var downloader: ImageDownloader
+    /// Decodes.
+    public var registry: CoderRegistry
+    /// Turns URLs into cache keys (e.g. dropping signature query items).
+    public var cacheKeyFilter: CacheKeyFilter
+    /// Limits for every decode (pixel count, bytes of all frames).
+    public var decodeLimits: DecodeOptions
+    /// Decodes running at once.
+    public var maximumConcurrentDecodes: Int
+    /// Processor chains running at once.
+    public var maximumConcurrentProcessing: Int
+    /// Called when storing to the disk cache fails (a full disk, a
+    /// read-only folder): the load itself has already succeeded from memory.
+    public var cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+
+    /// A configuration over the given cache and downloader; decodes and
+    /// processing each run on as many threads as there are cores.
+    public init(
+      cache: ImageCache, downloader: ImageDownloader, registry: CoderRegistry = .shared,
+      cacheKeyFilter: CacheKeyFilter = .absoluteString, decodeLimits: DecodeOptions = DecodeOptions(),
+      maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+      maximumConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
+      cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)? = nil
+    ) {
+      self.cache = cache
+      self.downloader = downloader
+      self.registry = registry
+      self.cacheKeyFilter = cacheKeyFilter
+      self.decodeLimits = decodeLimits
+      self.maximumConcurrentDecodes = max(1, maximumConcurrentDecodes)
+      self.maximumConcurrentProcessing = max(1, maximumConcurrentProcessing)
+      self.cacheWriteFailed = cacheWriteFailed
+    }
+  }
+
+  /// The configuration in force.
+  public let configuration: Configuration
+  let decodeLimiter: WorkLimiter
+  let processLimiter: WorkLimiter
+  let validators: ValidatorStore
+  private let jobs = Mutex<[String: LoadJob]>([:])
+  private let failedSources = Mutex<[String: MagpieError]>([:])
+  private let nextTaskID = Atomic<Int>(0)
+  private let pendingWrites = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+
+  /// A manager with `configuration`.
+  public init(configuration: Configuration) {
+    self.configuration = configuration
+    decodeLimiter = WorkLimiter(label: "magpie.decode", limit: configuration.maximumConcurrentDecodes)
+    processLimiter = WorkLimiter(label: "magpie.process", limit: configuration.maximumConcurrentProcessing)
+    validators = ValidatorStore(disk: configuration.cache.diskCache)
+  }
+
+  // MARK: Loading, async
+
+  /// Loads the image `request` describes. Cancelling the calling task
+  /// cancels this load (shared work stops when nobody else needs it).
+  public func image(
+    for request: ImageRequest, progress: (@Sendable (ImageTask.Progress) -> Void)? = nil,
+    partialImage: (@Sendable (Image) -> Void)? = nil
+  ) async throws(MagpieError) -> ImageResult {
+    if let hit = memoryHit(for: request) { return hit }
+    let task = makeTask(request)
+    let result: Result<ImageResult, MagpieError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        start(task, progress: progress, partialImage: partialImage) { continuation.resume(returning: $0) }
+      }
+    } onCancel: {
+      task.cancel()
+    }
+    return try result.get()
+  }
+
+  // MARK: Loading, completion handlers
+
+  /// Starts loading `request` and calls back on `callbackQueue`: progress as
+  /// bytes arrive, partial images of progressive JPEGs (with
+  /// ``ImageLoadingOptions/progressiveLoad``), then the completion exactly
+  /// once. A memory-cache hit completes before this returns when
+  /// `callbackQueue` is `.immediate`.
+  @discardableResult
+  public func loadImage(
+    with request: ImageRequest, callbackQueue: CallbackQueue = .main,
+    progress: (@Sendable (ImageTask.Progress) -> Void)? = nil, partialImage: (@Sendable (Image) -> Void)? = nil,
+    completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
+  ) -> ImageTask {
+    let task = makeTask(request)
+    if let hit = memoryHit(for: request) {
+      _ = task.markFinished()
+      callbackQueue.run { completion(.success(hit)) }
+      return task
+    }
+    var progressOnQueue: (@Sendable (ImageTask.Progress) -> Void)?
+    if let progress {
+      progressOnQueue = { @Sendable value in callbackQueue.run { progress(value) } }
+    }
+    var partialOnQueue: (@Sendable (Image) -> Void)?
+    if let partialImage {
+      partialOnQueue = { @Sendable image in callbackQueue.run { partialImage(image) } }
+    }
+    let completionOnQueue: @Sendable (Result<ImageResult, MagpieError>) -> Void = { result in
+      callbackQueue.run { completion(result) }
+    }
+    start(task, progress: progressOnQueue, partialImage: partialOnQueue, completion: completionOnQueue)
+    return task
+  }
+
+  /// The processed image for `request` if the memory cache has it; never
+  /// touches the disk or the network.
+  public func cachedImage(for request: ImageRequest) -> Image? {
+    configuration.cache.memoryCache.value(
+      forKey: request.cacheKey(defaultFilter: configuration.cacheKeyFilter).stringValue)
+  }
+
+  /// Forgets every URL remembered as failed.
+  public func clearFailedSources() {
+    failedSources.withLock { $0.removeAll() }
+  }
+
+  /// Waits until every disk-cache write started so far has finished (call
+  /// before a command-line tool exits).
+  public func waitForPendingWrites() async {
+    await withCheckedContinuation { continuation in
+      let done = pendingWrites.withLock { state -> Bool in
+        if state.count == 0 { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  // MARK: Tasks and jobs
+
+  private func makeTask(_ request: ImageRequest) -> ImageTask {
+    ImageTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, request: request)
+  }
+
+  private func memoryHit(for request: ImageRequest) -> ImageResult? {
+    let options = request.options
+    guard !options.contains(.forceRefresh), !options.contains(.refreshCached) else { return nil }
+    let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
+    guard let image = configuration.cache.memoryCache.value(forKey: key.stringValue) else { return nil }
+    return ImageResult(image: image, cacheType: .memory, request: request, data: nil, metrics: ImageTaskMetrics())
+  }
+
+  /// Joins or starts the job for `task`'s request.
+  private func start(
+    _ task: ImageTask, progress: (@Sendable (ImageTask.Progress) -> Void)?,
+    partialImage: (@Sendable (Image) -> Void)?,
+    completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
+  ) {
+    let request = task.request
+    let sourceKey = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
+    if request.options.contains(.retryFailed) {
+      failedSources.withLock { _ = $0.removeValue(forKey: sourceKey) }
+    } else if let failure = failedSources.withLock({ $0[sourceKey] }) {
+      _ = task.markFinished()
+      var error = failure
+      error.reason = "failed before (\(failure.reason)); not tried again without .retryFailed"
+      completion(.failure(error))
+      return
+    }
+    let subscriber = LoadJob.Subscriber(
+      task: task, progress: progress, partialImage: partialImage, completion: completion)
+    let key = jobKey(for: request)
+    let (job, isNew) = jobs.withLock { jobs -> (LoadJob, Bool) in
+      if let existing = jobs[key], existing.add(subscriber) { return (existing, false) }
+      let job = LoadJob(request: request, key: key)
+      _ = job.add(subscriber)
+      jobs[key] = job
+      return (job, true)
+    }
+    task.connect(
+      onCancel: { [weak self, weak job] in
+        guard let self, let job else { return }
+        self.unsubscribe(task, from: job)
+      },
+      onPriority: { [weak self, weak job] _ in
+        guard let self, let job, let token = job.download else { return }
+        self.configuration.downloader.setPriority(job.priority, for: token)
+      })
+    if isNew {
+      let work = Task.detached { [self] in
+        let result = await run(job)
+        finish(job, result)
+      }
+      job.setWork(work)
+    }
+  }
+
+  private func unsubscribe(_ task: ImageTask, from job: LoadJob) {
+    let (subscriber, isEmpty) = job.remove(taskID: task.id)
+    if isEmpty {
+      jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
+      job.cancelWork()
+      if let token = job.download { configuration.downloader.cancel(token) }
+    }
+    if let subscriber, subscriber.task.markFinished() == false {
+      subscriber.completion(.failure(MagpieError(.cancelled, "the image task was cancelled")))
+    }
+  }
+
+  private func finish(_ job: LoadJob, _ result: Result<ImageResult, MagpieError>) {
+    jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
+    let sourceKey = job.request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
+    switch result {
+    case .success: failedSources.withLock { _ = $0.removeValue(forKey: sourceKey) }
+    case .failure(let error) where Self.isPermanent(error):
+      failedSources.withLock { $0[sourceKey] = error }
+    case .failure: break
+    }
+    for subscriber in job.finish() where subscriber.task.markFinished() {
+      var delivered = result
+      if case .success(var value) = result {
+        value.request = subscriber.task.request
+        delivered = .success(value)
+      }
+      subscriber.completion(delivered)
+    }
+  }
+
+  /// Requests that can share one run: the same cached result, made with
+  /// the same cache behaviour.
+  private func jobKey(for request: ImageRequest) -> String {
+    let behaviour: ImageLoadingOptions = [
+      .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage,
+    ]
+    let flags = request.options.intersection(behaviour).rawValue
+    var key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter).stringValue + "\n\(flags)"
+    if case .network(let urlRequest) = request.source {
+      key += "\n" + ImageDownloader.coalescingKey(for: urlRequest)
+    }
+    return key
+  }
+
+  /// Failures that will not go away by asking again: remembered so the URL
+  /// is not requested again without ``ImageLoadingOptions/retryFailed``.
+  static func isPermanent(_ error: MagpieError) -> Bool {
+    switch error.code {
+    case .httpStatus:
+      guard let status = error.statusCode else { return false }
+      return (400..<500).contains(status) && status != 408 && status != 429
+    case .invalidResponse, .corruptData, .unsupportedFormat, .imageTooLarge: return true
+    default: return false
+    }
+  }
+
+  // MARK: Disk writes after delivery
+
+  func beginWrite() {
+    pendingWrites.withLock { $0.count += 1 }
+  }
+
+  func endWrite() {
+    let waiters = pendingWrites.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.count -= 1
+      guard state.count == 0 else { return [] }
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What to load and how: the source, the processors, the options, the size
+/// it will be shown at, and the priority.
+public struct ImageRequest: Sendable {
+  /// Where the bytes come from.
+  public enum Source: Sendable {
+    /// A URL request, downloaded through the manager's ``ImageDownloader``.
+    case network(URLRequest)
+    /// A data provider (a file, base64 text, bytes in memory, your own).
+    case provider(any ImageDataProvider)
+  }
+
+  /// Where the bytes come from.
+  public var source: Source
+  /// Applied in order after decoding; their identifiers join the cache key.
+  public var processors: [any ImageProcessor]
+  /// Cache and network switches.
+  public var options: ImageLoadingOptions
+  /// How urgently to start (``ImageLoadingOptions/lowPriority`` and
+  /// ``ImageLoadingOptions/highPriority`` override it).
+  public var priority: DownloadPriority
+  /// The size the image will be shown at, in pixels: decoders that can
+  /// shrink while decoding (JPEG, WebP) decode at the smallest size that
+  /// covers it.
+  public var targetSize: PixelSize?
+  /// How ``targetSize`` is matched.
+  public var contentMode: DecodeOptions.ContentMode
+  /// The display scale given to the image (Kingfisher's scaleFactor); `nil`
+  /// takes it from an `@2x`/`@3x` file name, else 1.
+  public var scale: Double?
+  /// Overrides the manager's cache-key filter for this request.
+  public var cacheKeyFilter: CacheKeyFilter?
+
+  /// A request for `source`.
+  public init(
+    source: Source, processors: [any ImageProcessor] = [], options: ImageLoadingOptions = [],
+    priority: DownloadPriority = .normal, targetSize: PixelSize? = nil,
+    contentMode: DecodeOptions.ContentMode = .aspectFit, scale: Double? = nil, cacheKeyFilter: CacheKeyFilter? = nil
+  ) {
+    self.source = source
+    self.processors = processors
+    self.options = options
+    self.priority = priority
+    self.targetSize = targetSize
+    self.contentMode = contentMode
+    self.scale = scale
+    self.cacheKeyFilter = cacheKeyFilter
+  }
+
+  /// A request for `url`.
+  public init(
+    url: URL, processors: [any ImageProcessor] = [], options: ImageLoadingOptions = [],
+    priority: DownloadPriority = .normal, targetSize: PixelSize? = nil
+  ) {
+    self.init(
+      source: .network(URLRequest(url: url)), processors: processors, options: options, priority: priority,
+      targetSize: targetSize)
+  }
+
+  /// A request for the bytes `provider` gives.
+  public init(
+    provider: any ImageDataProvider, processors: [any ImageProcessor] = [], options: ImageLoadingOptions = [],
+    targetSize: PixelSize? = nil
+  ) {
+    self.init(source: .provider(provider), processors: processors, options: options, targetSize: targetSize)
+  }
+
+  /// The URL, for network requests.
+  public var url: URL? {
+    if case .network(let request) = source { return request.url }
+    return nil
+  }
+
+  /// The priority in force, options applied.
+  public var effectivePriority: DownloadPriority {
+    if options.contains(.highPriority) { return max(priority, .high) }
+    if options.contains(.lowPriority) { return min(priority, .low) }
+    return priority
+  }
+
+  /// The source's cache key: the URL through the filter, or the provider's key.
+  public func sourceKey(defaultFilter: CacheKeyFilter) -> String {
+    switch source {
+    case .network(let request):
+      guard let url = request.url else { return "" }
+      return (cacheKeyFilter ?? defaultFilter).key(for: url)
+    case .provider(let provider):
+      return provider.cacheKey
+    }
+  }
+
+  /// The part of the cache key that says how the image was made from its
+  /// source: decode-time size, first frame only, and the processors.
+  /// Empty for the plain decoded original.
+  public var processingIdentifier: String {
+    var parts: [String] = []
+    if let targetSize {
+      parts.append("decode(\(targetSize),\(contentMode == .aspectFit ? "fit" : "fill"))")
+    }
+    if options.contains(.onlyLoadFirstFrame) { parts.append("firstFrame") }
+    parts += processors.map(\.identifier)
+    return parts.joined(separator: "|")
+  }
+
+  /// The key the processed image is cached under.
+  public func cacheKey(defaultFilter: CacheKeyFilter) -> ImageCacheKey {
+    ImageCacheKey(source: sourceKey(defaultFilter: defaultFilter), processorIdentifier: processingIdentifier)
+  }
+
+  /// The display scale: ``scale``, else from an `@2x`/`@3x` name in the URL
+  /// or file path, else 1.
+  public var effectiveScale: Double {
+    if let scale { return scale }
+    switch source {
+    case .network(let request): return request.url.map { Image.scale(fromFileName: $0.path) } ?? 1
+    case .provider(let provider):
+      if let file = provider as? FileDataProvider { return Image.scale(fromFileName: file.fileURL.path) }
+      return 1
+    }
+  }
+}
