@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import Magpie
+
+@Suite(.timeLimit(.minutes(1))) struct ImagePrefetcherTests {
+  let loader = MockDataLoader()
+  let directory: TemporaryDirectory
+
+  init() throws { directory = try TemporaryDirectory() }
+
+  private func manager(maximumDownloads: Int = 6) throws -> ImageManager {
+    let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
+    let cache = ImageCache(diskCache: disk, trimsOnMemoryPressure: false)
+    let downloader = ImageDownloader(
+      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never))
+    return ImageManager(configuration: .init(cache: cache, downloader: downloader))
+  }
+
+  private func url(_ index: Int) -> URL { URL(string: "https://images.example.com/\(index).png")! }
+
+  private func png(_ seed: Int) throws -> Data {
+    let bytes = (0..<(6 * 4 * 4)).map { UInt8(($0 * 11 + seed) % 256) | ($0 % 4 == 3 ? 255 : 0) }
+    return try CoderRegistry.shared.encode(
+      Image(pixels: PixelBuffer(width: 6, height: 4, straightRGBA: bytes)), as: .png)
+  }
+
+  @Test func countsFinishedSkippedAndFailed() async throws {
+    let manager = try manager()
+    for index in 0..<20 {
+      if index % 10 == 9 {
+        loader.script(url(index), .fail(MagpieError(.httpStatus, "HTTP 404", statusCode: 404)))
+      } else {
+        loader.script(url(index), .respond(body: try png(index)))
+      }
+    }
+    // Five are cached already.
+    for index in 0..<5 { _ = try await manager.image(for: ImageRequest(url: url(index))) }
+    let startedBefore = loader.startedURLs.count
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 3)
+    let seen = Locked<[ImagePrefetcher.Progress]>([])
+    let result = await prefetcher.prefetch((0..<20).map { ImageRequest(url: url($0)) }) { progress in
+      seen.withLock { $0.append(progress) }
+    }
+    #expect(result == ImagePrefetcher.Progress(total: 20, finished: 13, skipped: 5, failed: 2))
+    #expect(loader.startedURLs.count - startedBefore == 15)
+    #expect(seen.value.map(\.completed) == Array(1...20))
+    #expect(try await manager.image(for: ImageRequest(url: url(12))).cacheType == .memory)
+  }
+
+  @Test func neverRunsMoreThanItsLimit() async throws {
+    let manager = try manager()
+    loader.suspend()
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 2)
+    prefetcher.start((0..<8).map { ImageRequest(url: url($0)) })
+    await loader.waitForStarts(2)
+    // Let any third start that would break the limit reach the loader.
+    for _ in 0..<100 { await Task.yield() }
+    #expect(loader.startedURLs.count == 2)
+    loader.resume()
+    let result = await prefetcher.prefetch([])
+    #expect(result.completed == 8)
+  }
+
+  @Test func prefetchesWaitBehindNormalLoads() async throws {
+    let manager = try manager(maximumDownloads: 1)
+    loader.suspend()
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 4)
+    prefetcher.start((0..<3).map { ImageRequest(url: url($0)) })
+    await loader.waitForStarts(1)
+    let done = AsyncCounter()
+    manager.loadImage(with: ImageRequest(url: url(99)), callbackQueue: .immediate) { _ in done.increment() }
+    while manager.configuration.downloader.waitingRequests.count < 3 { await Task.yield() }
+    #expect(manager.configuration.downloader.waitingRequests.first?.url == url(99))
+    loader.resume()
+    await done.wait(for: 1)
+    _ = await prefetcher.prefetch([])
+    #expect(loader.startedURLs.map { URL(string: $0)! }.prefix(2) == [url(0), url(99)])
+  }
+
+  @Test func cancelAllCountsTheRestAsFailed() async throws {
+    let manager = try manager()
+    loader.suspend()
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 2)
+    let requests = (0..<10).map { ImageRequest(url: url($0)) }
+    let running = Task { await prefetcher.prefetch(requests) }
+    await loader.waitForStarts(2)
+    prefetcher.cancelAll()
+    let result = await running.value
+    #expect(result.total == 10)
+    #expect(result.failed == 10)
+    #expect(result.completed == 10)
+    #expect(Set(loader.cancelledURLs) == Set([url(0), url(1)].map(\.absoluteString)))
+  }
+}
