@@ -9,10 +9,14 @@ import Synchronization
 enum CacheBenchCommand {
   static func run(_ words: [String]) async throws(CLIError) {
     let arguments = try ParsedArguments(words, valued: ["--files", "--thumbnail"])
-    guard arguments.positionals.count == 1 else { throw .usage("cache-bench", "expected memory, disk or clean") }
+    guard arguments.positionals.count == 1 else {
+      throw .usage("cache-bench", "expected memory, manager, disk or clean")
+    }
     switch arguments.positionals[0] {
     case "memory":
       memoryHits()
+    case "manager":
+      await managerHits()
     case "disk":
       guard let path = arguments.value("--thumbnail") else {
         throw .usage("cache-bench", "disk needs --thumbnail FILE")
@@ -67,6 +71,48 @@ enum CacheBenchCommand {
       precondition(hits == perThread, "a benchmark lookup missed")
     }
     return Double(perThread * threads) / (clock.now - start).seconds
+  }
+
+  // MARK: Manager
+
+  /// Nanoseconds per memory-cache hit through the manager's async API and
+  /// its completion API, next to the bare `MemoryCache` lookup.
+  static func managerHits() async {
+    let cache = ImageCache(diskCache: nil, trimsOnMemoryPressure: false)
+    let downloader = ImageDownloader(configuration: .init(dataLoader: OfflineDataLoader()))
+    let manager = ImageManager(configuration: .init(cache: cache, downloader: downloader))
+    let requests = (0..<100).map { ImageRequest(url: URL(string: "https://images.example.com/gallery/\($0).jpg")!) }
+    let image = Image(pixels: PixelBuffer(width: 1, height: 1))
+    let keys = requests.map { $0.cacheKey(defaultFilter: .absoluteString).stringValue }
+    for key in keys { cache.memoryCache.setValue(image, forKey: key, cost: 4) }
+    let rounds = 200_000
+    let clock = ContinuousClock()
+
+    var start = clock.now
+    for index in 0..<rounds { precondition(cache.memoryCache.value(forKey: keys[index % keys.count]) != nil) }
+    let bare = (clock.now - start).nanosecondsPerRound(rounds)
+
+    start = clock.now
+    for index in 0..<rounds {
+      let result = try? await manager.image(for: requests[index % requests.count])
+      precondition(result?.cacheType == .memory)
+    }
+    let async = (clock.now - start).nanosecondsPerRound(rounds)
+
+    let hits = Mutex(0)
+    start = clock.now
+    for index in 0..<rounds {
+      manager.loadImage(with: requests[index % requests.count], callbackQueue: .immediate) { result in
+        if case .success = result { hits.withLock { $0 += 1 } }
+      }
+    }
+    let completion = (clock.now - start).nanosecondsPerRound(rounds)
+    precondition(hits.withLock { $0 } == rounds)
+    print(
+      JSONValue.object([
+        ("bench", "manager-memory-hits"), ("memory_cache_ns", .double(bare)), ("async_api_ns", .double(async)),
+        ("completion_api_ns", .double(completion)),
+      ]).text)
   }
 
   // MARK: Disk
@@ -173,4 +219,6 @@ extension timeval {
 extension Duration {
   /// The duration in seconds, with fractions.
   fileprivate var seconds: Double { milliseconds / 1000 }
+
+  fileprivate func nanosecondsPerRound(_ rounds: Int) -> Double { milliseconds * 1e6 / Double(rounds) }
 }

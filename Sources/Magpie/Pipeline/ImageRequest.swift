@@ -16,7 +16,12 @@ public struct ImageRequest: Sendable {
   }
 
   /// Where the bytes come from.
-  public var source: Source
+  public var source: Source {
+    didSet { urlString = Self.urlString(of: source) }
+  }
+  /// The source URL's absolute string, kept because every cache lookup
+  /// needs it and Foundation takes about 100 ns to make it.
+  private var urlString: String?
   /// Applied in order after decoding; their identifiers join the cache key.
   public var processors: [any ImageProcessor]
   /// Cache and network switches.
@@ -43,6 +48,7 @@ public struct ImageRequest: Sendable {
     contentMode: DecodeOptions.ContentMode = .aspectFit, scale: Double? = nil, cacheKeyFilter: CacheKeyFilter? = nil
   ) {
     self.source = source
+    self.urlString = Self.urlString(of: source)
     self.processors = processors
     self.options = options
     self.priority = priority
@@ -83,12 +89,19 @@ public struct ImageRequest: Sendable {
     return priority
   }
 
+  private static func urlString(of source: Source) -> String? {
+    if case .network(let request) = source { return request.url?.absoluteString }
+    return nil
+  }
+
   /// The source's cache key: the URL through the filter, or the provider's key.
   public func sourceKey(defaultFilter: CacheKeyFilter) -> String {
     switch source {
     case .network(let request):
       guard let url = request.url else { return "" }
-      return (cacheKeyFilter ?? defaultFilter).key(for: url)
+      let filter = cacheKeyFilter ?? defaultFilter
+      if filter.isIdentity, let urlString { return urlString }
+      return filter.key(for: url)
     case .provider(let provider):
       return provider.cacheKey
     }
@@ -98,6 +111,7 @@ public struct ImageRequest: Sendable {
   /// source: decode-time size, first frame only, and the processors.
   /// Empty for the plain decoded original.
   public var processingIdentifier: String {
+    if targetSize == nil && processors.isEmpty && !options.contains(.onlyLoadFirstFrame) { return "" }
     var parts: [String] = []
     if let targetSize {
       parts.append("decode(\(targetSize),\(contentMode == .aspectFit ? "fit" : "fill"))")
