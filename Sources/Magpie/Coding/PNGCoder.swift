@@ -10,6 +10,10 @@ import Foundation
 /// the image data is applied, as browsers do. APNG frames are composited onto
 /// the full canvas with their dispose and blend ops.
 public struct PNGCoder: ImageCoder {
+  /// Whether common 8-bit images may take the fast path (see ``PNGReader``);
+  /// tests turn it off to compare with libpng alone.
+  var usesFastPath = true
+
   /// Creates the coder.
   public init() {}
 
@@ -82,7 +86,7 @@ public struct PNGCoder: ImageCoder {
 
   private func decode(bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
     let preamble = PNGPreamble(scanning: bytes)
-    let reader = try PNGReader(bytes)
+    let reader = try PNGReader(bytes, usesFastPath: usesFastPath)
     let header = try Self.readHeader(of: reader, preamble: preamble)
     // PNG cannot shrink while decoding: the decoded size is the declared one.
     try options.checkPixelLimit(decoded: header.size, declared: header.size)
@@ -90,7 +94,8 @@ public struct PNGCoder: ImageCoder {
     var loopCount = 0
     if preamble.isAnimated {
       let animation = try APNGAnimation(parsing: bytes, canvas: header.size)
-      frames = try APNGDecoder.frames(of: animation, in: bytes, reader: reader, header: header, options: options)
+      frames = try APNGDecoder.frames(
+        of: animation, in: bytes, reader: reader, header: header, options: options, usesFastPath: usesFastPath)
       loopCount = animation.loopCount
     } else {
       frames = [ImageFrame(pixels: try reader.readPixels())]
