@@ -34,7 +34,7 @@ let package = Package(
     .target(
       name: "CMagpieCodecs",
       dependencies: ["CJPEG", "CPNG", "CDeflate"],
-      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("deflate")]),
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     .target(
       name: "Magpie",
       dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL"]),
