@@ -70,6 +70,12 @@ static void mp_unfilter_sub_scalar(uint8_t *out, const uint8_t *in, size_t start
 static void mp_unfilter_avg_scalar(
     uint8_t *out, const uint8_t *in, const uint8_t *restrict prior, size_t count, unsigned bpp) {
   size_t i = 0;
+  if (bpp == 1) {
+    // The left byte stays in a register: no store-to-load wait per byte.
+    unsigned a = 0;
+    for (; i < count; i++) out[i] = (uint8_t)(a = (in[i] + ((a + prior[i]) >> 1)) & 0xFF);
+    return;
+  }
   for (; i < bpp && i < count; i++) out[i] = (uint8_t)(in[i] + (prior[i] >> 1));
   for (; i < count; i++) out[i] = (uint8_t)(in[i] + ((out[i - bpp] + prior[i]) >> 1));
 }
@@ -77,6 +83,17 @@ static void mp_unfilter_avg_scalar(
 static void mp_unfilter_paeth_scalar(
     uint8_t *out, const uint8_t *in, const uint8_t *restrict prior, size_t count, unsigned bpp) {
   size_t i = 0;
+  if (bpp == 1) {
+    int a = 0;
+    int c = 0;
+    for (; i < count; i++) {
+      const int b = prior[i];
+      a = (in[i] + mp_paeth(a, b, c)) & 0xFF;
+      out[i] = (uint8_t)a;
+      c = b;
+    }
+    return;
+  }
   // With no left neighbour a = c = 0 and Paeth predicts b.
   for (; i < bpp && i < count; i++) out[i] = (uint8_t)(in[i] + prior[i]);
   for (; i < count; i++) out[i] = (uint8_t)(in[i] + mp_paeth(out[i - bpp], prior[i], prior[i - bpp]));
@@ -156,11 +173,16 @@ static void mp_unfilter_sub(uint8_t *out, const uint8_t *in, size_t count, unsig
 // copies compile to plain moves.
 #define MP_ALWAYS_INLINE inline __attribute__((always_inline))
 
-// One pixel of 3 or 4 bytes in the low lanes. `whole` says a 4-byte load
-// stays inside the row (a three-byte pixel that is not the last).
+// One pixel of 2, 3 or 4 bytes in the low lanes. `whole` says a 4-byte load
+// stays inside the row (a three-byte pixel that is not the last); the extra
+// byte only ever reaches a lane that is not stored.
 static MP_ALWAYS_INLINE __m128i mp_load_pixel(const uint8_t *p, unsigned bpp, int whole) {
   uint32_t v;
-  if (bpp == 4 || whole) {
+  if (bpp == 2) {
+    uint16_t two;
+    memcpy(&two, p, 2);
+    v = two;
+  } else if (bpp == 4 || whole) {
     memcpy(&v, p, 4);
   } else {
     v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
@@ -172,8 +194,10 @@ static MP_ALWAYS_INLINE void mp_store_pixel(uint8_t *p, __m128i v, unsigned bpp)
   const uint32_t bytes = (uint32_t)_mm_cvtsi128_si32(v);
   if (bpp == 4) {
     memcpy(p, &bytes, 4);
-  } else {
+  } else if (bpp == 3) {
     memcpy(p, &bytes, 3);
+  } else {
+    memcpy(p, &bytes, 2);
   }
 }
 
@@ -216,7 +240,8 @@ static MP_ALWAYS_INLINE __m128i mp_paeth_pixel(__m128i a, __m128i b, __m128i c, 
   const __m128i not_a = _mm_cmpgt_epi16(pa, _mm_min_epi16(pb, pc));
   const __m128i not_b = _mm_cmpgt_epi16(pb, pc);
   const __m128i predicted = mp_select(not_a, mp_select(not_b, c, b), a);
-  return _mm_and_si128(_mm_add_epi16(x, predicted), _mm_set1_epi16(0xFF));
+  // Byte-wise add: the high bytes are 0 + 0, the low ones wrap mod 256.
+  return _mm_add_epi8(x, predicted);
 }
 
 static MP_ALWAYS_INLINE void mp_unfilter_paeth_wide(
@@ -265,6 +290,10 @@ static int mp_unfilter(
         mp_unfilter_avg_wide(out, in, prior, count, 4);
         return 1;
       }
+      if (bpp == 2) {
+        mp_unfilter_avg_wide(out, in, prior, count, 2);
+        return 1;
+      }
 #endif
       mp_unfilter_avg_scalar(out, in, prior, count, bpp);
       return 1;
@@ -276,6 +305,10 @@ static int mp_unfilter(
       }
       if (bpp == 4) {
         mp_unfilter_paeth_wide(out, in, prior, count, 4);
+        return 1;
+      }
+      if (bpp == 2) {
+        mp_unfilter_paeth_wide(out, in, prior, count, 2);
         return 1;
       }
 #endif
