@@ -3,6 +3,12 @@ import Foundation
 
 /// Decodes PNG and APNG through libpng; encodes PNG.
 ///
+/// The common web image (8 bits a sample, not interlaced, gray, RGB,
+/// palette, gray+alpha or RGBA) takes a fast path instead: libdeflate
+/// inflates the image data and SIMD code unfilters it straight into the
+/// final buffer. It gives libpng's pixels exactly, and hands any stream it
+/// is unsure of to libpng, so errors are libpng's too.
+///
 /// Every bit depth and colour type comes out as premultiplied RGBA8: 16-bit
 /// samples are scaled to 8 bits with rounding, palettes and tRNS become an
 /// alpha channel, gray becomes RGB. Colour chunks (gAMA, iCCP, sRGB, cHRM)
