@@ -5,7 +5,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # Build dependencies: codec libraries (headers + pkg-config files) and tools
 # the tests and benchmarks call.
-BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev
+BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 

@@ -22,6 +22,10 @@ let package = Package(
     .systemLibrary(
       name: "CWebP", pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"])]),
+    // Whole-buffer inflate for the PNG fast path (about twice zlib's speed).
+    .systemLibrary(
+      name: "CDeflate", pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(
       name: "COpenSSL", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
@@ -29,7 +33,7 @@ let package = Package(
     // (libjpeg, libpng): every setjmp and every call that can longjmp stays in C.
     .target(
       name: "CMagpieCodecs",
-      dependencies: ["CJPEG", "CPNG"],
+      dependencies: ["CJPEG", "CPNG", "CDeflate"],
       linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     .target(
       name: "Magpie",

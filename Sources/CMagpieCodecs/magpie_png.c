@@ -1,10 +1,13 @@
 #include "magpie_png.h"
 
 #include <png.h>
+#include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "magpie_png_fast.h"
 
 enum {
   // Room for libpng's longest messages ("cHRM: ..." plus a chunk name).
@@ -41,6 +44,10 @@ struct mp_png_reader {
   int header_read;
   int header_ok;
   int pixels_read;
+  // Whether mp_png_reader_read_rgba may try magpie_png_fast.c first, and
+  // whether it did decode the image.
+  int fast_path_off;
+  int used_fast_path;
 };
 
 static void mp_png_on_error(png_structp png, png_const_charp message) {
@@ -176,8 +183,87 @@ static uint32_t mp_png_premultiply_row(uint8_t *restrict row, size_t width) {
 #endif
 }
 
+// Decodes the image through magpie_png_fast.c when it is 8-bit, not
+// interlaced, and has no tRNS colour key; returns 0 (libpng's turn) for any
+// other image and whenever the fast path declines. PLTE and tRNS come from
+// libpng, so an entry or a chunk libpng dropped is dropped here too.
+static int mp_png_try_fast_path(
+    mp_png_reader *reader, uint8_t *pixels, size_t capacity, size_t stride, int premultiply, int *all_opaque) {
+  png_structp png = reader->png;
+  png_infop info = reader->info;
+  png_uint_32 width = 0;
+  png_uint_32 height = 0;
+  int bit_depth = 0;
+  int color_type = 0;
+  int interlace = 0;
+  if (!png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL)) return 0;
+  const int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+  if (bit_depth != 8 || interlace != PNG_INTERLACE_NONE) return 0;
+  // A colour key (gray or RGB tRNS) is rare at 8 bits; tRNS on a type with
+  // alpha is invalid and libpng drops it, but leave any doubt to libpng.
+  if (has_trns && color_type != PNG_COLOR_TYPE_PALETTE) return 0;
+  // Pixels that can be transparent are always premultiplied here.
+  if (!premultiply && ((color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns)) return 0;
+  // libpng has just read the first IDAT chunk's length and type.
+  if (reader->offset < 8) return 0;
+
+  mp_png_fast_image image;
+  memset(&image, 0, sizeof image);
+  image.width = width;
+  image.height = height;
+  image.color_type = color_type;
+  switch (color_type) {
+    case PNG_COLOR_TYPE_GRAY:
+    case PNG_COLOR_TYPE_RGB:
+    case PNG_COLOR_TYPE_GRAY_ALPHA:
+    case PNG_COLOR_TYPE_RGB_ALPHA:
+      break;
+    case PNG_COLOR_TYPE_PALETTE: {
+      png_colorp palette = NULL;
+      int entries = 0;
+      if (!png_get_PLTE(png, info, &palette, &entries) || palette == NULL) return 0;
+      png_bytep alphas = NULL;
+      int alpha_count = 0;
+      if (has_trns && !png_get_tRNS(png, info, &alphas, &alpha_count, NULL)) return 0;
+      // As png_set_expand does: an index past the palette is black, past the
+      // tRNS entries opaque.
+      for (int i = 0; i < 256; i++) {
+        const unsigned a = alphas != NULL && i < alpha_count ? alphas[i] : 0xFF;
+        const unsigned rgb[3] = {
+            i < entries ? palette[i].red : 0, i < entries ? palette[i].green : 0, i < entries ? palette[i].blue : 0};
+        for (int c = 0; c < 3; c++) {
+          const unsigned t = rgb[c] * a + 128;
+          image.palette[i][c] = (uint8_t)((t + (t >> 8)) >> 8);
+        }
+        image.palette[i][3] = (uint8_t)a;
+      }
+      break;
+    }
+    default:
+      return 0;
+  }
+  return mp_png_fast_decode(
+             reader->data, reader->size, reader->offset - 8, &image, pixels, capacity, stride, all_opaque) ==
+         MP_PNG_FAST_DONE;
+}
+
+size_t mp_png_reader_pixel_capacity(const mp_png_reader *reader) {
+  if (reader == NULL || !reader->header_ok) return 0;
+  const png_uint_32 width = png_get_image_width(reader->png, reader->info);
+  const png_uint_32 height = png_get_image_height(reader->png, reader->info);
+  const size_t packed = (size_t)width * 4;
+  if (height > SIZE_MAX / packed) return 0;
+  // Only an 8-bit RGBA image wants more than its pixel rows.
+  if (png_get_bit_depth(reader->png, reader->info) == 8 &&
+      png_get_interlace_type(reader->png, reader->info) == PNG_INTERLACE_NONE) {
+    const size_t fast = mp_png_fast_capacity(width, height, png_get_color_type(reader->png, reader->info));
+    if (fast > packed * height) return fast;
+  }
+  return packed * height;
+}
+
 mp_png_status mp_png_reader_read_rgba(
-    mp_png_reader *reader, uint8_t *pixels, size_t stride, int premultiply, int *all_opaque) {
+    mp_png_reader *reader, uint8_t *pixels, size_t capacity, size_t stride, int premultiply, int *all_opaque) {
   if (reader == NULL || pixels == NULL || all_opaque == NULL || !reader->header_ok || reader->pixels_read) {
     return MP_PNG_INVALID_ARGUMENT;
   }
@@ -185,10 +271,18 @@ mp_png_status mp_png_reader_read_rgba(
   png_infop info = reader->info;
   const png_uint_32 width = png_get_image_width(png, info);
   const png_uint_32 height = png_get_image_height(png, info);
-  if (stride < (size_t)width * 4) return MP_PNG_INVALID_ARGUMENT;
+  if (stride < (size_t)width * 4 || (height - 1) > (SIZE_MAX - (size_t)width * 4) / stride ||
+      capacity < stride * (height - 1) + (size_t)width * 4) {
+    return MP_PNG_INVALID_ARGUMENT;
+  }
   reader->pixels_read = 1;
   reader->sink.message[0] = '\0';
   if (setjmp(png_jmpbuf(png))) return mp_png_failure(&reader->sink);
+
+  if (!reader->fast_path_off && mp_png_try_fast_path(reader, pixels, capacity, stride, premultiply, all_opaque)) {
+    reader->used_fast_path = 1;
+    return MP_PNG_OK;
+  }
 
   // Straight RGBA8 whatever the source: palette to RGB, low bit depths to 8,
   // tRNS to an alpha channel, gray to RGB, and an opaque alpha byte where the
@@ -230,6 +324,12 @@ mp_png_status mp_png_reader_read_rgba(
   *all_opaque = premultiply ? alpha_and == 0xFF : 1;
   return MP_PNG_OK;
 }
+
+void mp_png_reader_set_fast_path(mp_png_reader *reader, int enabled) {
+  if (reader != NULL) reader->fast_path_off = !enabled;
+}
+
+int mp_png_reader_used_fast_path(const mp_png_reader *reader) { return reader != NULL && reader->used_fast_path; }
 
 const char *mp_png_reader_message(const mp_png_reader *reader) {
   return reader != NULL ? reader->sink.message : "no reader";

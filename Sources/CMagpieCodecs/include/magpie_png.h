@@ -53,12 +53,30 @@ mp_png_reader *mp_png_reader_create(const void *data, size_t size);
 /// chunks other than tRNS are skipped (no colour management, no text).
 mp_png_status mp_png_reader_read_header(mp_png_reader *reader, mp_png_header *header);
 
-/// Decodes the whole image (every Adam7 pass) into `pixels` as 8-bit RGBA,
-/// `stride` bytes a row, `width * 4 <= stride`. With `premultiply` set the
-/// colour is premultiplied by alpha. `*all_opaque` becomes 1 when every alpha
-/// is 255. Call once, after mp_png_reader_read_header succeeded.
+/// The bytes to give mp_png_reader_read_rgba for packed rows (`stride ==
+/// width * 4`): `width * 4 * height`, or `height` more for an 8-bit RGBA
+/// image, which lets the fast path inflate into the pixel buffer itself. 0
+/// before the header is read or when the size overflows.
+size_t mp_png_reader_pixel_capacity(const mp_png_reader *reader);
+
+/// Decodes the whole image (every Adam7 pass) into `pixels` (`capacity`
+/// bytes) as 8-bit RGBA, `stride` bytes a row, `width * 4 <= stride`. With
+/// `premultiply` set the colour is premultiplied by alpha. `*all_opaque`
+/// becomes 1 when every alpha is 255. Call once, after
+/// mp_png_reader_read_header succeeded. A non-interlaced 8-bit image goes
+/// through the fast path (magpie_png_fast.h) when allowed, which may use the
+/// bytes past the last row as workspace; any image it declines, and so any
+/// failure, is libpng's, with libpng's status and message.
 mp_png_status mp_png_reader_read_rgba(
-    mp_png_reader *reader, uint8_t *pixels, size_t stride, int premultiply, int *all_opaque);
+    mp_png_reader *reader, uint8_t *pixels, size_t capacity, size_t stride, int premultiply, int *all_opaque);
+
+/// Allows (the default) or forbids the fast path for common 8-bit images
+/// (see magpie_png_fast.h) in mp_png_reader_read_rgba; forbidden, every image
+/// goes through libpng. Call before reading the pixels.
+void mp_png_reader_set_fast_path(mp_png_reader *reader, int enabled);
+
+/// 1 when mp_png_reader_read_rgba decoded the image through the fast path.
+int mp_png_reader_used_fast_path(const mp_png_reader *reader);
 
 /// Why the last call failed, e.g. "IDAT: CRC error"; "" after success.
 const char *mp_png_reader_message(const mp_png_reader *reader);

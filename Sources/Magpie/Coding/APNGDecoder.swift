@@ -6,10 +6,11 @@
 enum APNGDecoder {
   /// The composited frames of `animation`, read from `bytes`. `reader` has
   /// read the file's header (`header`, already size-checked) and decodes the
-  /// default image when it is the first frame.
+  /// default image when it is the first frame; the other frames' readers
+  /// take the fast path when `usesFastPath` allows.
   static func frames(
     of animation: APNGAnimation, in bytes: UnsafeRawBufferPointer, reader: PNGReader, header: PNGHeader,
-    options: DecodeOptions
+    options: DecodeOptions, usesFastPath: Bool = true
   ) throws(MagpieError) -> [ImageFrame] {
     let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
     // Every frame is a full canvas: check the total before making any.
@@ -30,7 +31,8 @@ enum APNGDecoder {
         pixels =
           frame.isDefaultImage
           ? try reader.readPixels()
-          : try decode(frame, in: bytes, header: header, sharedChunks: animation.sharedChunks)
+          : try decode(
+            frame, in: bytes, header: header, sharedChunks: animation.sharedChunks, usesFastPath: usesFastPath)
       } catch {
         throw MagpieError(error.code, "APNG frame \(index): \(error.reason)")
       }
@@ -46,12 +48,13 @@ enum APNGDecoder {
   }
 
   private static func decode(
-    _ frame: APNGFrame, in bytes: UnsafeRawBufferPointer, header: PNGHeader, sharedChunks: [PNGChunk]
+    _ frame: APNGFrame, in bytes: UnsafeRawBufferPointer, header: PNGHeader, sharedChunks: [PNGChunk],
+    usesFastPath: Bool
   ) throws(MagpieError) -> PixelBuffer {
     let stream = try frame.standaloneStream(in: bytes, header: header, sharedChunks: sharedChunks)
     let result: Result<PixelBuffer, MagpieError> = stream.withUnsafeBytes { raw in
       Result { () throws(MagpieError) -> PixelBuffer in
-        let reader = try PNGReader(raw)
+        let reader = try PNGReader(raw, usesFastPath: usesFastPath)
         _ = try reader.readHeader()
         return try reader.readPixels()
       }

@@ -3,6 +3,12 @@ import Foundation
 
 /// Decodes PNG and APNG through libpng; encodes PNG.
 ///
+/// The common web image (8 bits a sample, not interlaced, gray, RGB,
+/// palette, gray+alpha or RGBA) takes a fast path instead: libdeflate
+/// inflates the image data and SIMD code unfilters it straight into the
+/// final buffer. It gives libpng's pixels exactly, and hands any stream it
+/// is unsure of to libpng, so errors are libpng's too.
+///
 /// Every bit depth and colour type comes out as premultiplied RGBA8: 16-bit
 /// samples are scaled to 8 bits with rounding, palettes and tRNS become an
 /// alpha channel, gray becomes RGB. Colour chunks (gAMA, iCCP, sRGB, cHRM)
@@ -10,6 +16,10 @@ import Foundation
 /// the image data is applied, as browsers do. APNG frames are composited onto
 /// the full canvas with their dispose and blend ops.
 public struct PNGCoder: ImageCoder {
+  /// Whether common 8-bit images may take the fast path (see ``PNGReader``);
+  /// tests turn it off to compare with libpng alone.
+  var usesFastPath = true
+
   /// Creates the coder.
   public init() {}
 
@@ -82,7 +92,7 @@ public struct PNGCoder: ImageCoder {
 
   private func decode(bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
     let preamble = PNGPreamble(scanning: bytes)
-    let reader = try PNGReader(bytes)
+    let reader = try PNGReader(bytes, usesFastPath: usesFastPath)
     let header = try Self.readHeader(of: reader, preamble: preamble)
     // PNG cannot shrink while decoding: the decoded size is the declared one.
     try options.checkPixelLimit(decoded: header.size, declared: header.size)
@@ -90,7 +100,8 @@ public struct PNGCoder: ImageCoder {
     var loopCount = 0
     if preamble.isAnimated {
       let animation = try APNGAnimation(parsing: bytes, canvas: header.size)
-      frames = try APNGDecoder.frames(of: animation, in: bytes, reader: reader, header: header, options: options)
+      frames = try APNGDecoder.frames(
+        of: animation, in: bytes, reader: reader, header: header, options: options, usesFastPath: usesFastPath)
       loopCount = animation.loopCount
     } else {
       frames = [ImageFrame(pixels: try reader.readPixels())]

@@ -4,18 +4,29 @@ import CMagpieCodecs
 /// so the caller can check the size, then the pixels straight into the
 /// final buffer.
 ///
-/// The bytes given to ``init(_:)`` must stay valid for the reader's life.
+/// A non-interlaced 8-bit image goes through the shim's fast path
+/// (libdeflate and SIMD unfiltering) unless `usesFastPath` is false; any
+/// image or damage the fast path is unsure of falls back to libpng, so the
+/// pixels and errors are libpng's either way.
+///
+/// The bytes given to ``init(_:usesFastPath:)`` must stay valid for the
+/// reader's life.
 final class PNGReader {
   private let reader: OpaquePointer
   private(set) var header: PNGHeader?
 
-  /// A reader over `bytes`, which it does not copy.
-  init(_ bytes: UnsafeRawBufferPointer) throws(MagpieError) {
+  /// A reader over `bytes`, which it does not copy. With `usesFastPath`
+  /// false every image is decoded by libpng (tests compare the two).
+  init(_ bytes: UnsafeRawBufferPointer, usesFastPath: Bool = true) throws(MagpieError) {
     guard let reader = mp_png_reader_create(bytes.baseAddress, bytes.count) else {
       throw MagpieError(.imageTooLarge, "out of memory creating a PNG decoder")
     }
     self.reader = reader
+    mp_png_reader_set_fast_path(reader, usesFastPath ? 1 : 0)
   }
+
+  /// Whether ``readPixels()`` decoded the image through the fast path.
+  var usedFastPath: Bool { mp_png_reader_used_fast_path(reader) != 0 }
 
   deinit { mp_png_reader_destroy(reader) }
 
@@ -33,16 +44,24 @@ final class PNGReader {
   func readPixels() throws(MagpieError) -> PixelBuffer {
     guard let header else { preconditionFailure("readPixels() before readHeader()") }
     let size = header.size
-    let premultiply: Int32 = header.canHaveAlpha ? 1 : 0
-    return try PixelBuffer(uninitializedWidth: size.width, height: size.height) {
-      (buffer) throws(MagpieError) -> Bool in
-      var opaque: Int32 = 0
-      try check(
-        mp_png_reader_read_rgba(
-          reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), size.width * PixelBuffer.bytesPerPixel,
-          premultiply, &opaque))
-      return opaque != 0
+    let stride = size.width * PixelBuffer.bytesPerPixel
+    let (pixelBytes, overflow) = stride.multipliedReportingOverflow(by: size.height)
+    // The fast path may ask for `height` bytes past the pixels (see
+    // mp_png_reader_pixel_capacity); the array's count stays at the pixels.
+    let capacity = Int(mp_png_reader_pixel_capacity(reader))
+    guard !overflow, capacity >= pixelBytes else {
+      throw MagpieError(.imageTooLarge, "a \(size) PNG does not fit in memory")
     }
+    let premultiply: Int32 = header.canHaveAlpha ? 1 : 0
+    var status = MP_PNG_OK
+    var opaque: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+      status = mp_png_reader_read_rgba(reader, buffer.baseAddress!, buffer.count, stride, premultiply, &opaque)
+      initialized = status == MP_PNG_OK ? pixelBytes : 0
+    }
+    try check(status)
+    return PixelBuffer(
+      width: size.width, height: size.height, bytesPerRow: stride, premultipliedRGBA: bytes, isOpaque: opaque != 0)
   }
 
   private func check(_ status: mp_png_status) throws(MagpieError) {

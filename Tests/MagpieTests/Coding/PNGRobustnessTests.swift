@@ -5,7 +5,9 @@ import Testing
 
 /// Hostile input: every truncation and many deterministic byte flips of a
 /// few PNGs and APNGs must end in an image or a typed error, never a crash
-/// or a hang; truncations that cut image data must fail.
+/// or a hang; truncations that cut image data must fail. Samples of every
+/// colour type the fast path takes must also end exactly as they end with
+/// libpng alone.
 @Suite struct PNGRobustnessTests {
   static let allowedCodes: Set<MagpieError.Code> = [.corruptData, .truncatedData, .imageTooLarge]
 
@@ -38,7 +40,10 @@ import Testing
     return codes
   }
 
-  @Test(arguments: ["basn6a08.png", "basi3p02.png", "basn0g16.png", "apng_ops.png", "apng_hidden_default.png"])
+  @Test(arguments: [
+    "basn6a08.png", "basi3p02.png", "basn0g16.png", "apng_ops.png", "apng_hidden_default.png", "basn2c08.png",
+    "basn3p08.png",
+  ])
   func everyTruncationEndsCleanly(name: String) throws {
     let bytes = try Self.sample(name)
     let imageDataEnd = try Self.endOfImageData(bytes)
@@ -56,7 +61,10 @@ import Testing
     }
   }
 
-  @Test(arguments: ["basn6a08.png", "basi3p02.png", "basn2c16.png", "apng_ops.png", "apng_palette.png"])
+  @Test(arguments: [
+    "basn6a08.png", "basi3p02.png", "basn2c16.png", "apng_ops.png", "apng_palette.png", "basn0g08.png",
+    "basn4a08.png",
+  ])
   func byteFlipsEndCleanly(name: String) throws {
     let original = try Self.sample(name)
     var random = SplitMix64(seed: 0x5EED_0000 ^ UInt64(original.count))
@@ -76,6 +84,103 @@ import Testing
     }
     // The damage is real: most rounds must fail.
     #expect(failures > 100)
+  }
+
+  /// Fast-path samples: stored-block streams of every colour type and
+  /// libpng-compressed RGB and RGBA, each split over several IDAT chunks.
+  static func fastPathSamples() throws -> [(String, [UInt8])] {
+    var samples: [(String, [UInt8])] = []
+    for colorType in [0, 2, 3, 4, 6] {
+      var builder = PNGStreamBuilder(width: 13, height: 9, colorType: colorType, seed: UInt64(colorType) + 21)
+      builder.idatSizes = [1, 30, 0, 50]
+      builder.blockSize = 40
+      samples.append(("stored type \(colorType)", [UInt8](builder.png())))
+    }
+    var random = SplitMix64(seed: 77)
+    for alpha in [false, true] {
+      let straight = (0..<(40 * 24 * 4)).map { i in
+        i % 4 == 3 && !alpha ? 255 : UInt8(truncatingIfNeeded: (i / 4 % 40) * 5 + i % 4 * 30 + Int(random.next() % 8))
+      }
+      let image = Image(pixels: PixelBuffer(width: 40, height: 24, straightRGBA: straight))
+      let png = try PNGCoder().encode(image, as: .png, options: EncodeOptions(compressionLevel: 9))
+      samples.append(("deflated \(alpha ? "RGBA" : "RGB")", try rechunked([UInt8](png), sizes: [5, 200, 1, 300])))
+    }
+    return samples
+  }
+
+  /// `png` with its IDAT payload split into chunks of `sizes` (and the rest).
+  static func rechunked(_ png: [UInt8], sizes: [Int]) throws -> [UInt8] {
+    try png.withUnsafeBytes { raw throws(MagpieError) -> [UInt8] in
+      guard var reader = PNGChunkReader(raw) else { throw MagpieError(.corruptData, "no signature") }
+      var chunks: [(String, [UInt8])] = []
+      var payload: [UInt8] = []
+      while let chunk = try reader.next() {
+        let data = [UInt8](chunk.data(in: raw))
+        if chunk.type == PNGChunk.idat {
+          payload += data
+        } else if chunk.type == PNGChunk.iend {
+          var offset = 0
+          for size in sizes where offset + size < payload.count {
+            chunks.append(("IDAT", Array(payload[offset..<(offset + size)])))
+            offset += size
+          }
+          chunks.append(("IDAT", Array(payload[offset...])))
+          chunks.append(("IEND", []))
+        } else {
+          chunks.append((chunk.name, data))
+        }
+      }
+      return [UInt8](PNGDecodeTests.stream(chunks))
+    }
+  }
+
+  @Test func fastPathTruncationsEndAsLibpngEndsThem() throws {
+    for (label, bytes) in try Self.fastPathSamples() {
+      #expect(PNGFastPathTests.expectSameOutcome(Data(bytes), label).usedFastPath, "\(label)")
+      let imageDataEnd = try Self.endOfImageData(bytes)
+      for length in 0..<bytes.count {
+        let decoded = PNGFastPathTests.expectSameOutcome(Data(bytes.prefix(length)), "\(label) cut to \(length)")
+        if case .failure(let error) = decoded.result {
+          #expect(Self.allowedCodes.contains(error.code))
+        } else {
+          #expect(length >= imageDataEnd, "\(label) cut to \(length) decoded")
+        }
+      }
+    }
+  }
+
+  @Test func fastPathDataFlipsEndAsLibpngEndsThem() throws {
+    for (label, original) in try Self.fastPathSamples() {
+      // Flip bytes inside the IDAT payloads only, and repair the CRCs most
+      // of the time, so the damage reaches libdeflate and the row filters.
+      let payload: [Int] = try original.withUnsafeBytes { raw throws(MagpieError) -> [Int] in
+        var reader = PNGChunkReader(raw)!
+        var offsets: [Int] = []
+        while let chunk = try reader.next() {
+          if chunk.type == PNGChunk.idat { offsets += Array(chunk.dataRange) }
+        }
+        return offsets
+      }
+      var random = SplitMix64(seed: 0xFA57 ^ UInt64(original.count))
+      var failures = 0
+      var fast = 0
+      for round in 0..<300 {
+        var bytes = original
+        for _ in 0...(round % 3) {
+          bytes[payload[Int(random.next() % UInt64(payload.count))]] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+        }
+        if round % 4 != 0 { Self.fixCRCs(&bytes) }
+        let decoded = PNGFastPathTests.expectSameOutcome(Data(bytes), "\(label) round \(round)")
+        fast += decoded.usedFastPath ? 1 : 0
+        if case .failure(let error) = decoded.result {
+          failures += 1
+          #expect(Self.allowedCodes.contains(error.code), "\(label) round \(round): \(error)")
+        }
+      }
+      // Both the fast path and its fallback are exercised.
+      #expect(failures > 30, "\(label): \(failures) failures")
+      #expect(fast > 0 || label.hasPrefix("deflated"), "\(label): the fast path never decoded")
+    }
   }
 
   @Test func damagedHeaderSizesStayWithinLimits() throws {
@@ -106,21 +211,6 @@ import Testing
       let crc = CRC32.checksum(Array(bytes[(offset + 4)..<(offset + 8 + length)]))
       bytes.replaceSubrange((offset + 8 + length)..<(offset + 12 + length), with: PNGDecodeTests.bigEndian(crc))
       offset += 12 + length
-    }
-  }
-
-  /// A tiny deterministic generator (Vigna's SplitMix64) for the flip loop.
-  private struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
     }
   }
 }
