@@ -5,8 +5,10 @@ SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # Build dependencies: codec libraries (headers + pkg-config files) and tools
 # the tests and benchmarks call.
-BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs time
+BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libcurl4-openssl-dev
+# nginx, curl and openssl: the local test origin (Scripts/origin) and its
+# readiness check and TLS certificate.
+TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs time nginx curl openssl
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
 .PHONY: all build release test demo bench deps test-deps bench-deps format clean
