@@ -6,7 +6,8 @@
 #
 # Generates a config into a work folder (a new temporary one unless
 # --workdir names one), starts nginx in the foreground on a free port, waits
-# until it answers, and prints the port as the first line of stdout. Then it
+# until it answers, and prints the port as the first line of stdout and the
+# work folder as the second. Then it
 # runs until its standard input reaches end of file or it gets SIGTERM,
 # SIGINT or SIGHUP, and stops nginx. Whoever starts it keeps a pipe to its
 # stdin: when that process exits, however it dies, the pipe closes and
@@ -179,6 +180,7 @@ done
 [[ -n $nginx_pid ]] || { echo "nginx-origin: no free port after 30 tries" >&2; exit 1; }
 
 echo "$port"
+echo "$workdir"
 
 # Background jobs read /dev/null unless told otherwise: hand cat our stdin.
 exec 3<&0

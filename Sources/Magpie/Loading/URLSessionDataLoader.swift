@@ -21,6 +21,7 @@ public final class URLSessionDataLoader: DataLoading {
   public let configuration: DataLoaderConfiguration
   private let session: URLSession
   private let delegate: URLSessionLoaderDelegate
+  private let control = DispatchQueue(label: "magpie.urlsession-loader.control")
 
   /// A loader with `configuration`, on a session made from
   /// `sessionConfiguration` (copied; its cache is turned off).
@@ -45,14 +46,16 @@ public final class URLSessionDataLoader: DataLoading {
   }
 
   deinit {
-    session.invalidateAndCancel()
+    let session = session
+    control.async { session.invalidateAndCancel() }
   }
 
   /// Starts loading `request`; see ``DataLoading``.
   public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
     let transfer = URLSessionTransfer(
-      request: request, configuration: configuration, continuation: continuation, registry: delegate)
+      request: request, configuration: configuration, continuation: continuation, registry: delegate,
+      control: control)
     continuation.onTermination = { termination in
       if case .cancelled = termination { transfer.cancel() }
     }

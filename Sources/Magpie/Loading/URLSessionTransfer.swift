@@ -38,14 +38,21 @@ final class URLSessionTransfer: Sendable {
 
   private let configuration: DataLoaderConfiguration
   private let registry: URLSessionLoaderDelegate
+  /// The loader's queue for calls into FoundationNetworking that wait on
+  /// its internal queue (`resume()`, `cancel()`): made there, they can
+  /// never block the caller's thread, a Swift concurrency thread, or the
+  /// timers, even when that internal queue is stuck (see
+  /// ``URLSessionDataLoader``).
+  private let control: DispatchQueue
   private let state: Mutex<State>
 
   init(
     request: URLRequest, configuration: DataLoaderConfiguration, continuation: Continuation,
-    registry: URLSessionLoaderDelegate
+    registry: URLSessionLoaderDelegate, control: DispatchQueue
   ) {
     self.configuration = configuration
     self.registry = registry
+    self.control = control
     let deadline = TransferDeadline(
       idle: configuration.idleTimeout(for: request), total: configuration.resourceTimeout)
     state = Mutex(
@@ -80,20 +87,28 @@ final class URLSessionTransfer: Sendable {
     // FoundationNetworking's own timer (whole seconds, reset on every
     // chunk) only backs ours up.
     sent.timeoutInterval = Double(configuration.resourceTimeout.components.seconds) + 5
-    let task = session.dataTask(with: sent)
-    let started = state.withLock { state in
+    let live = state.withLock { state in
       guard state.continuation != nil else { return false }
-      state.task = task
       state.request = request
       state.original = request
       state.validator = ResponseValidator(request: request, configuration: configuration)
       state.preparation = nil
       return true
     }
-    guard started else { return }
-    registry.register(self, for: task.taskIdentifier)
+    guard live else { return }
     scheduleTimer()
-    task.resume()
+    let toSend = sent
+    control.async { [self] in
+      let task = session.dataTask(with: toSend)
+      let started = state.withLock { state in
+        guard state.continuation != nil else { return false }
+        state.task = task
+        return true
+      }
+      guard started else { return }
+      registry.register(self, for: task.taskIdentifier)
+      task.resume()
+    }
   }
 
   /// The consumer left (its task was cancelled or it dropped the stream).
@@ -138,8 +153,18 @@ final class URLSessionTransfer: Sendable {
 
   func didComplete(_ error: (any Error)?) {
     if let error {
-      let url = state.withLock { $0.request.url }
-      end(URLSessionErrorMapping.magpieError(error, url: url), cancellingTask: false)
+      let failure = state.withLock { state -> MagpieError in
+        // FoundationNetworking reports libcurl's "transfer closed with N
+        // bytes remaining" (a clean close before Content-Length) as an
+        // unknown error; say what it is, as the curl loader does.
+        if let urlError = error as? URLError, urlError.code == .unknown,
+          let expected = state.validator.expected, state.validator.received < expected
+        {
+          do throws(MagpieError) { _ = try state.validator.finish() } catch { return error }
+        }
+        return URLSessionErrorMapping.magpieError(error, url: state.request.url)
+      }
+      end(failure, cancellingTask: false)
       return
     }
     let failure = state.withLock { (state: inout State) -> MagpieError? in
@@ -272,8 +297,8 @@ final class URLSessionTransfer: Sendable {
     if let task { registry.unregister(task.taskIdentifier) }
     if let pendingRedirect {
       pendingRedirect(nil)
-    } else if cancellingTask {
-      task?.cancel()
+    } else if cancellingTask, let task {
+      control.async { task.cancel() }
     }
     if let error { continuation.finish(throwing: error) } else { continuation.finish() }
   }
