@@ -40,7 +40,13 @@ final class CurlActiveTransfer {
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private var statusCode = 0
   private var httpVersion = "HTTP/1.1"
-  private var headerFields: [(String, String)] = []
+  /// The current hop's URL.
+  private var url: URL
+  /// The response head's field lines, trimmed, joined by LF.
+  private var headLines: [UInt8] = []
+  /// What the checks need from the head.
+  private var head: ResponseHead
+  private var location: String?
   /// The next request, when this hop's response is a redirect to follow.
   private(set) var redirectTarget: URLRequest?
   /// The redirect response of this hop, when there is one.
@@ -54,6 +60,8 @@ final class CurlActiveTransfer {
     self.loop = loop
     self.request = request
     original = request
+    url = request.url ?? URL(fileURLWithPath: "/")
+    head = ResponseHead(url: url, statusCode: 0)
     validator = ResponseValidator(request: request, configuration: transfer.configuration)
     deadline = TransferDeadline(
       idle: transfer.configuration.idleTimeout(for: request), total: transfer.configuration.resourceTimeout)
@@ -72,9 +80,11 @@ final class CurlActiveTransfer {
     pending.append(event)
   }
 
-  /// Yields the queued events.
+  /// Yields the queued events, as one element: one wake-up of a waiting
+  /// consumer per round, however many events the round produced.
   func flush() {
-    for event in pending { transfer.continuation.yield(event) }
+    guard !pending.isEmpty else { return }
+    transfer.continuation.yield(pending)
     pending.removeAll(keepingCapacity: true)
   }
 
@@ -89,12 +99,13 @@ final class CurlActiveTransfer {
     self.request = request
     self.easy = easy
     statusCode = 0
-    headerFields = []
+    headLines = []
     redirectTarget = nil
     redirectResponse = nil
     redirectBodyBytes = 0
     errorBuffer[0] = 0
     guard let url = request.url else { return MagpieError(.invalidArgument, "the request has no URL") }
+    self.url = url
     let configuration = transfer.configuration
     let context = Unmanaged.passUnretained(self).toOpaque()
     var code = CURLE_OK
@@ -163,8 +174,12 @@ final class CurlActiveTransfer {
   // MARK: Callbacks (libcurl thread)
 
   /// One header line (libcurl passes whole lines). Returns `false` to
-  /// abort the transfer. Parsed as bytes: Foundation's string trimming
-  /// cost more than the rest of a transfer's bookkeeping.
+  /// abort the transfer.
+  ///
+  /// This runs on the thread that serves every transfer, so it does the
+  /// least it can: the raw lines are kept as bytes for the consumer's side
+  /// to turn into header fields, and only the fields the checks need
+  /// become strings here.
   func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard !transfer.isCancelled else { return false }
     deadline.touch()
@@ -185,20 +200,34 @@ final class CurlActiveTransfer {
         index += 1
       }
       statusCode = code
-      headerFields = []
+      headLines.removeAll(keepingCapacity: true)
+      head = ResponseHead(url: url, statusCode: code)
+      location = nil
       return true
     }
-    if line[line.startIndex] == 0x20 || line[line.startIndex] == 0x09 {
-      // An obsolete folded continuation of the previous field.
-      if !headerFields.isEmpty {
-        headerFields[headerFields.count - 1].1 += " " + String(decoding: Self.trimmed(line), as: UTF8.self)
-      }
-      return true
-    }
+    if !headLines.isEmpty { headLines.append(0x0A) }
+    headLines.append(contentsOf: line)
     guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
-    let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[..<colon]))
-    let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-    headerFields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+    func value() -> String {
+      String(decoding: Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...])), as: UTF8.self)
+    }
+    switch name.count {
+    case 14 where Self.named(name, "content-length"): head.contentLength = value()
+    case 12 where Self.named(name, "content-type"): head.contentType = value()
+    case 16 where Self.named(name, "content-encoding"): head.contentEncoding = value()
+    case 11 where Self.named(name, "retry-after"): head.retryAfter = value()
+    case 8 where Self.named(name, "location"): location = value()
+    default: break
+    }
+    return true
+  }
+
+  /// Whether `name` is `lowercase`, ignoring ASCII case.
+  private static func named(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+    guard name.count == lowercase.utf8CodeUnitCount else { return false }
+    let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+    for index in 0..<name.count where name[index] | 0x20 != expected[index] { return false }
     return true
   }
 
@@ -213,12 +242,9 @@ final class CurlActiveTransfer {
   }
 
   private func headEnded() -> Bool {
-    guard let url = request.url else { return false }
-    if RedirectRules.isRedirect(statusCode) && transfer.configuration.maximumRedirects > 0,
-      let location = headerFields.last(where: { $0.0.caseInsensitiveCompare("Location") == .orderedSame })
-    {
+    if RedirectRules.isRedirect(statusCode) && transfer.configuration.maximumRedirects > 0, let location {
       let response = HTTPURLResponse(
-        url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: ["Location": location.1])
+        url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: ["Location": location])
       switch response.flatMap({ RedirectRules.nextRequest(after: $0, to: request) }) {
       case .success(let next)?:
         redirectTarget = next
@@ -232,8 +258,8 @@ final class CurlActiveTransfer {
       }
     }
     do throws(MagpieError) {
-      try validator.accept(ResponseHead(url: url, statusCode: statusCode, fields: headerFields))
-      deliver(.head(url: url, statusCode: statusCode, httpVersion: httpVersion, fields: headerFields))
+      try validator.accept(head)
+      deliver(.head(url: url, statusCode: statusCode, httpVersion: httpVersion, lines: headLines))
       return true
     } catch {
       failure = error
@@ -255,7 +281,9 @@ final class CurlActiveTransfer {
       return true
     }
     do throws(MagpieError) {
-      if case .data(let data, let received, let expected)? = try validator.accept(Data(bytes)) {
+      // Small chunks are plain copies; large ones use pooled buffers.
+      let chunk = bytes.count >= 16 * 1024 ? loop.chunkBuffers.data(copying: bytes) : Data(bytes)
+      if case .data(let data, let received, let expected)? = try validator.accept(chunk) {
         deliver(.data(data, received: received, expected: expected))
       }
       return true

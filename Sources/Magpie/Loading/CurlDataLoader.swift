@@ -36,7 +36,7 @@ public final class CurlDataLoader: DataLoading {
 
   /// Starts loading `request`; see ``DataLoading``.
   public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
-    let (events, continuation) = AsyncThrowingStream.makeStream(of: CurlEvent.self)
+    let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
     let transfer = CurlTransfer(configuration: configuration, continuation: continuation)
     let reader = CurlEventReader(events)
     // The public stream reads the raw one: dropping it drops the raw

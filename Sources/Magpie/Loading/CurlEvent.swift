@@ -9,24 +9,37 @@ import Foundation
 /// `HTTPURLResponse`. The consumer's side turns it into a
 /// ``DataLoadingEvent`` (see ``dataLoadingEvent``).
 enum CurlEvent: Sendable {
-  /// The final response head, as received.
-  case head(url: URL, statusCode: Int, httpVersion: String, fields: [(String, String)])
+  /// The final response head: its field lines, trimmed and joined by LF.
+  case head(url: URL, statusCode: Int, httpVersion: String, lines: [UInt8])
   /// A body chunk with progress.
   case data(Data, received: Int64, expected: Int64?)
 
-  /// The public event; repeated fields are joined with ", ".
+  /// The public event; repeated fields are joined with ", ", folded lines
+  /// continue the field before them.
   var dataLoadingEvent: DataLoadingEvent {
     switch self {
-    case .head(let url, let statusCode, let httpVersion, let fields):
+    case .head(let url, let statusCode, let httpVersion, let lines):
       var merged: [String: String] = [:]
       var names: [String: String] = [:]
-      for (name, value) in fields {
+      var last: String?
+      for line in lines.split(separator: 0x0A) {
+        if line.first == 0x20 || line.first == 0x09 {
+          if let last, let previous = merged[last] {
+            merged[last] = previous + " " + String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+          }
+          continue
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+        let name = String(decoding: line[..<colon], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
         let key = name.lowercased()
         if let existing = names[key], let previous = merged[existing] {
           merged[existing] = previous + ", " + value
+          last = existing
         } else {
           names[key] = name
           merged[name] = value
+          last = name
         }
       }
       let response =

@@ -8,14 +8,22 @@ import Foundation
 /// a time, as every `AsyncSequence` iterator is; the public stream's
 /// `next()` is the only caller.
 final class CurlEventReader: @unchecked Sendable {
-  private var iterator: AsyncThrowingStream<CurlEvent, any Error>.Iterator
+  private var iterator: AsyncThrowingStream<[CurlEvent], any Error>.Iterator
+  private var batch: [CurlEvent] = []
+  private var position = 0
 
-  init(_ events: AsyncThrowingStream<CurlEvent, any Error>) {
+  init(_ events: AsyncThrowingStream<[CurlEvent], any Error>) {
     iterator = events.makeAsyncIterator()
   }
 
   /// The next event, `nil` at the end; throws the transfer's error.
   func next() async throws -> DataLoadingEvent? {
-    try await iterator.next()?.dataLoadingEvent
+    while position == batch.count {
+      guard let next = try await iterator.next() else { return nil }
+      batch = next
+      position = 0
+    }
+    defer { position += 1 }
+    return batch[position].dataLoadingEvent
   }
 }

@@ -17,6 +17,8 @@ final class CurlLoop {
   private var spareHandles: [UnsafeMutableRawPointer] = []
   /// No deadline runs out before this (monotonic nanoseconds).
   private var earliestDeadline = UInt64.max
+  /// Buffers for body chunks; outlives the loop while chunks are in use.
+  let chunkBuffers = ChunkBufferPool(bufferSize: CurlActiveTransfer.bufferSize, limit: 64)
   /// Transfers with events to yield after this round.
   private var unflushed: [CurlActiveTransfer] = []
 

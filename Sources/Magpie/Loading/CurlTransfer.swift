@@ -9,7 +9,7 @@ import Synchronization
 /// stream, cancellation) and the loader's libcurl thread, which does all
 /// the work and alone ends the stream once the load has been handed to it.
 final class CurlTransfer: Sendable {
-  typealias Continuation = AsyncThrowingStream<CurlEvent, any Error>.Continuation
+  typealias Continuation = AsyncThrowingStream<[CurlEvent], any Error>.Continuation
 
   private static let identifiers = Atomic<Int>(0)
 

@@ -101,7 +101,7 @@ struct ResponseValidator {
     if sniffed {
       return .data(chunk, received: received, expected: expected)
     }
-    held.append(chunk)
+    if held.isEmpty { held = chunk } else { held.append(chunk) }
     guard try sniffHeld(atEnd: false) else { return nil }
     defer { held = Data() }
     return .data(held, received: received, expected: expected)
