@@ -6,7 +6,7 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// `magpie loader-bench URLS_FILE [--concurrency N] [--loader urlsession|curl]
+/// `magpie loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession]
 /// [--timeout SECONDS]`: fetches every URL in the file (one per line) through
 /// a data loader alone, N at a time, counting the body bytes without keeping
 /// them (as `curl -o /dev/null` does). Prints one JSON object: loader,
@@ -26,7 +26,7 @@ enum LoaderBenchCommand {
     guard !urls.isEmpty else { throw .failure("loader-bench", "\(path) lists no URLs") }
     var configuration = DataLoaderConfiguration(timeout: .seconds(timeout))
     configuration.maximumConnectionsPerHost = concurrency
-    let name = arguments.value("--loader") ?? "urlsession"
+    let name = arguments.value("--loader") ?? "curl"
     let loader: any DataLoading
     switch name {
     case "urlsession": loader = URLSessionDataLoader(configuration: configuration)

@@ -6,14 +6,42 @@ import Foundation
 
 /// A ``DataLoading`` over `URLSession` (FoundationNetworking on Linux).
 ///
-/// Bytes stream in through a data delegate, with progress. Redirects,
-/// timeouts, response checks, the body cap and credentials follow
-/// ``DataLoaderConfiguration``, implemented here rather than left to
-/// FoundationNetworking, which on Linux has whole-second, idle-only
-/// timeouts, a fixed limit of 20 redirects that keeps headers across hosts,
-/// and no server-trust hook: ``DataLoaderConfiguration/hostsAllowingInvalidCertificates``
-/// is not honoured (certificates are always checked). Use ``CurlDataLoader``
-/// where that matters, or for speed.
+/// Bytes stream in through a data delegate (`didReceive data`), with
+/// progress. Prefer ``CurlDataLoader`` on Linux: it is several times faster
+/// and honours every setting. This loader exists for code that must go
+/// through `URLSession` (a custom `URLSessionConfiguration`, proxies set
+/// there, Apple platforms).
+///
+/// What FoundationNetworking on Linux does and does not do, and what this
+/// loader does about it:
+/// - Delegate callbacks for the response, the data and completion work,
+///   but the response disposition is ignored (a transfer cannot be paused
+///   or turned away there): a failed check cancels the task instead.
+/// - Timeouts are whole seconds and idle only (the timer restarts with
+///   every chunk); a slowloris server is never cut off. The loader runs its
+///   own idle and total timers (millisecond precision) and leaves
+///   FoundationNetworking's only as a backstop.
+/// - Redirects reach `willPerformHTTPRedirection`, behind a fixed limit of
+///   20, with every header of the first request copied to the next host,
+///   `Authorization` included. The loader counts against
+///   ``DataLoaderConfiguration/maximumRedirects`` and builds the next
+///   request itself (``HTTPRedirect/proposedRequest``). Its completion
+///   handler traps if it is called after the task was cancelled; the loader
+///   never does that.
+/// - Credentials: answered challenges are not relied on; configured
+///   ``HTTPCredentials`` are sent up front.
+/// - There is no server-trust challenge: certificates are always verified,
+///   so ``DataLoaderConfiguration/hostsAllowingInvalidCertificates`` is not
+///   honoured here.
+/// - A clean close before Content-Length arrives as an unknown error; the
+///   loader reports it as the short body it is.
+/// - Under many parallel cancellations and timeouts in one process, its
+///   internal queue was seen to wedge in a blocking `recv` on a descriptor
+///   another socket had taken over (swift-corelibs-foundation #4791 and
+///   #5412 are of this family). `resume()` and `cancel()` wait on that
+///   queue, so the loader calls them on its own queue: a wedged session
+///   never blocks the caller or a Swift concurrency thread, and the
+///   loader's timers still end every load.
 ///
 /// The session has no `URLCache`: caching is the image cache's job.
 public final class URLSessionDataLoader: DataLoading {
