@@ -16,10 +16,11 @@ request shows) and the benchmark corpus bench.py builds in bench/work
 (about 1.1 MB each: bandwidth shows; the issue's reference figures, 3,100
 requests/s at 2.8 GB/s, are of this size).
 
-Each engine runs once untimed, then REPS timed runs; the row keeps the
-median. Magpie and aiohttp time themselves (first request to last byte,
-process start-up excluded); curl is timed around its process, which
-costs it a few milliseconds of start-up. Magpie counts body bytes without
+The engines run in rounds, each engine once per round (a first round
+warms up, then REPS timed rounds); the row keeps the median. Magpie and
+aiohttp time themselves (first request to last byte, process start-up
+excluded); curl is timed around its process, which costs it a few
+milliseconds of start-up. Magpie counts body bytes without
 keeping them, as curl does with /dev/null.
 
 Run alone: Scripts/bench/network_bench.py [--magpie PATH] [--requests N]
@@ -92,14 +93,6 @@ def aiohttp_fetch(listfile, concurrency):
     print(json.dumps({"seconds": seconds, "bytes": total}))
 
 
-def timed_runs(run, reps):
-    """Runs `run` once untimed, then `reps` times; returns the median result."""
-    run()
-    results = [run() for _ in range(reps)]
-    results.sort(key=lambda r: r["seconds"])
-    return results[len(results) // 2]
-
-
 def run(magpie, requests=4000, concurrency=6, reps=5):
     """Runs the four engines on each set; returns one row per set and engine."""
     sets = [("bundled samples", SAMPLES, requests)]
@@ -157,18 +150,31 @@ def run_set(magpie, label, samples, requests, concurrency, reps):
         engines = [("magpie (curl loader)", magpie_engine("curl")),
                    ("magpie (URLSession loader)", magpie_engine("urlsession")),
                    ("curl --parallel", curl_engine), ("aiohttp", aiohttp_engine)]
-        for name, engine in engines:
+        # Rounds, each running every engine once, so that a machine whose
+        # load changes during the run weighs on all engines alike.
+        timings = {name: [] for name, _ in engines}
+        errors = {}
+        for round_number in range(reps + 1):
+            for name, engine in engines:
+                if name in errors:
+                    continue
+                try:
+                    result = engine()
+                    if result["bytes"] != expected_bytes:
+                        raise RuntimeError(f"got {result['bytes']} bytes, expected {expected_bytes}")
+                    if round_number > 0:  # the first round warms up
+                        timings[name].append(result["seconds"])
+                except Exception as e:  # a broken engine is reported, not fatal
+                    errors[name] = str(e)[:300]
+        for name, _ in engines:
             row = {"set": label, "engine": name, "requests": requests, "concurrency": concurrency,
                    "average_bytes": expected_bytes // requests}
-            try:
-                result = timed_runs(engine, reps)
-                if result["bytes"] != expected_bytes:
-                    raise RuntimeError(f"got {result['bytes']} bytes, expected {expected_bytes}")
-                row.update(seconds=round(result["seconds"], 4),
-                           requests_per_s=round(requests / result["seconds"], 1),
-                           mb_per_s=round(result["bytes"] / 1e6 / result["seconds"], 1))
-            except Exception as e:  # a broken engine is reported, not fatal
-                row["error"] = str(e)[:300]
+            if name in errors:
+                row["error"] = errors[name]
+            else:
+                seconds = statistics.median(timings[name])
+                row.update(seconds=round(seconds, 4), requests_per_s=round(requests / seconds, 1),
+                           mb_per_s=round(expected_bytes / 1e6 / seconds, 1))
             rows.append(row)
             print(json.dumps(row), flush=True)
     curl_seconds = next((r.get("seconds") for r in rows if r["engine"] == "curl --parallel"), None)
