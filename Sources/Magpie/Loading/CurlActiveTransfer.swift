@@ -47,6 +47,9 @@ final class CurlActiveTransfer {
   /// What the checks need from the head.
   private var head: ResponseHead
   private var location: String?
+  /// Set once the final head is delivered: later header lines are
+  /// trailers of a chunked body, not a new head.
+  private var headDelivered = false
   /// The next request, when this hop's response is a redirect to follow.
   private(set) var redirectTarget: URLRequest?
   /// The redirect response of this hop, when there is one.
@@ -100,6 +103,7 @@ final class CurlActiveTransfer {
     self.easy = easy
     statusCode = 0
     headLines = []
+    headDelivered = false
     redirectTarget = nil
     redirectResponse = nil
     redirectBodyBytes = 0
@@ -183,6 +187,7 @@ final class CurlActiveTransfer {
   func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard !transfer.isCancelled else { return false }
     deadline.touch()
+    guard !headDelivered else { return true }
     let line = Self.trimmed(bytes)
     if line.isEmpty {
       return statusCode >= 100 && statusCode < 200 ? true : headEnded()
@@ -260,6 +265,7 @@ final class CurlActiveTransfer {
     do throws(MagpieError) {
       try validator.accept(head)
       deliver(.head(url: url, statusCode: statusCode, httpVersion: httpVersion, lines: headLines))
+      headDelivered = true
       return true
     } catch {
       failure = error

@@ -35,6 +35,9 @@ import Foundation
 ///   honoured here.
 /// - A clean close before Content-Length arrives as an unknown error; the
 ///   loader reports it as the short body it is.
+/// - A chunked body with a trailer field makes FoundationNetworking stop
+///   the process ("Transfer completed, but there's no response", a
+///   `fatalError` in its own code); nothing outside it can prevent that.
 /// - Under many parallel cancellations and timeouts in one process, its
 ///   internal queue was seen to wedge in a blocking `recv` on a descriptor
 ///   another socket had taken over (swift-corelibs-foundation #4791 and

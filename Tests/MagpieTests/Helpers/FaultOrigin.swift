@@ -334,6 +334,19 @@ final class FaultOrigin: @unchecked Sendable {
         if socket.waitForClose(milliseconds: interval.wholeMilliseconds) { return .clientClosed }
       }
       return .keepAlive
+    case .chunked(let body, let pieces, let trailer):
+      var head = "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n"
+      if trailer { head += "Trailer: X-Checksum\r\n" }
+      var response = Data((head + "\r\n").utf8)
+      let size = (body.count + pieces - 1) / max(1, pieces)
+      var offset = body.startIndex
+      while offset < body.endIndex {
+        let piece = body[offset..<min(offset + size, body.endIndex)]
+        response += Data((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Data("\r\n".utf8)
+        offset += piece.count
+      }
+      response += Data(("0\r\n" + (trailer ? "X-Checksum: abc123\r\n" : "") + "\r\n").utf8)
+      return sent(socket.write(response))
     case .html(let page):
       let body = Data(page.utf8)
       return sent(socket.write(okResponse(body, contentType: "text/html; charset=utf-8", etag: nil)))

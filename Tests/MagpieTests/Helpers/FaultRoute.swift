@@ -35,6 +35,9 @@ enum FaultRoute: Sendable {
   case slowloris(Data, interval: Duration)
   /// The whole response, head included, one byte every `interval`.
   case slowHead(Data, interval: Duration)
+  /// `200` with `Transfer-Encoding: chunked`: `body` in `pieces` chunks,
+  /// then a trailer field when `trailer` is set.
+  case chunked(Data, pieces: Int, trailer: Bool)
   /// `200` with an HTML page: what a misconfigured server sends instead of
   /// an image.
   case html(String)

@@ -113,6 +113,28 @@ extension DataLoaderTests {
       #expect(outcome.error?.reason.contains("empty body") == true)
     }
 
+    @Test("A chunked body, trailer and all, arrives whole without an expected length", arguments: LoaderKind.allCases)
+    func chunked(kind: LoaderKind) async throws {
+      let origin = try FaultOrigin()
+      defer { origin.stop() }
+      let body = pngLikeBytes(50_000)
+      // FoundationNetworking on Linux dies on a trailer field ("Transfer
+      // completed, but there's no response", a fatalError inside it), so
+      // the URLSession loader gets the chunks without one.
+      origin.route("/chunked", .chunked(body, pieces: 5, trailer: kind == .curl))
+      origin.route("/again", .ok(pngLikeBytes(10)))
+      let loader = kind.make(quickConfiguration())
+      let outcome = await LoadOutcome.load(origin.url("/chunked"), with: loader)
+      #expect(outcome.error == nil)
+      #expect(outcome.body == body)
+      #expect(outcome.events.filter { $0 == "response" }.count == 1)
+      #expect(outcome.progress.allSatisfy { $0.expected == nil })
+      #expect(outcome.progress.last?.received == Int64(body.count))
+      // The connection is still good for the next request.
+      let next = await LoadOutcome.load(origin.url("/again"), with: loader)
+      #expect(next.error == nil)
+    }
+
     @Test("A 304 to a conditional request ends cleanly with no body", arguments: LoaderKind.allCases)
     func notModified(kind: LoaderKind) async throws {
       let origin = try FaultOrigin()
