@@ -5,8 +5,12 @@ SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # Build dependencies: codec libraries (headers + pkg-config files) and tools
 # the tests and benchmarks call.
-BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) libjpeg-turbo-progs time
+BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev \
+	libcurl4-openssl-dev
+# nginx, curl and openssl: the local origin (Scripts/origin) the tests and
+# the demo start, its readiness check and its TLS certificate.
+ORIGIN_PACKAGES := nginx curl openssl
+TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
 .PHONY: all build release test demo bench deps test-deps bench-deps format clean

@@ -29,6 +29,11 @@ let package = Package(
     .systemLibrary(
       name: "COpenSSL", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    // libcurl's multi interface behind CurlDataLoader (errors are return
+    // codes, never longjmp; the shim only fixes the variadic setopt types).
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
     // Thin C wrappers for the libraries that report errors with longjmp
     // (libjpeg, libpng): every setjmp and every call that can longjmp stays in C.
     .target(
@@ -37,7 +42,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     .target(
       name: "Magpie",
-      dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL"]),
+      dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL", "CCurl"]),
     .executableTarget(
       name: "MagpieCLI",
       dependencies: ["Magpie"]),

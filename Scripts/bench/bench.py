@@ -20,6 +20,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "samples"))
 import make_samples  # noqa: E402
+import network_bench  # noqa: E402  (beside this file)
 
 WORK = os.path.join(ROOT, "bench", "work")
 KODAK = os.path.normpath(os.path.join(ROOT, "..", "shared", "testdata", "kodak"))
@@ -180,16 +181,18 @@ def main():
         print(format_row(row), flush=True)
 
     caching = [] if a.only and a.only not in "caching" else cache_benches(a.magpie, files)
+    network = [] if a.only and a.only not in "network" else network_bench.run(a.magpie)
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version()},
-        "reps": a.reps, "warmup": a.warmup, "results": results, "caching": caching,
+        "reps": a.reps, "warmup": a.warmup, "results": results, "caching": caching, "network": network,
     }
     out_dir = os.path.join(ROOT, "bench")
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump(record, f, indent=2)
         f.write("\n")
     text = markdown(results) + ("\n" + caching_markdown(caching) if caching else "")
+    text += "\n" + network_bench.markdown(network) if network else ""
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(text)
     print("\n" + text)

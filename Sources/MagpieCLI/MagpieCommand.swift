@@ -44,6 +44,7 @@ enum MagpieCommand {
     case "demo": try DemoCommand.run(rest)
     case "cache": try CacheCommand.run(rest)
     case "cache-bench": try await CacheBenchCommand.run(rest)
+    case "loader-bench": try await LoaderBenchCommand.run(rest)
     case "help", "--help", "-h": print(usage, terminator: "")
     case "--version", "version": print(LibraryVersions.magpie)
     default: throw .usage(command, "unknown command; run 'magpie help' for the list")

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""The data-loader benchmark of `make bench` (issue 4, item 10a).
+
+For each of two sets of images, starts a local nginx
+(Scripts/origin/nginx-origin.sh --bench) serving them, writes a list of
+REQUESTS URLs cycling over them, and fetches the list 6 at a time with each
+engine, in the same run:
+
+- magpie loader-bench --loader curl        (CurlDataLoader, libcurl multi)
+- magpie loader-bench --loader urlsession  (URLSessionDataLoader)
+- curl --parallel --parallel-max 6         (bodies to /dev/null)
+- Python aiohttp                           (bodies read into memory)
+
+The sets: the bundled samples (33 files, about 180 KB each: the cost per
+request shows) and the benchmark corpus bench.py builds in bench/work
+(about 1.1 MB each: bandwidth shows; the issue's reference figures, 3,100
+requests/s at 2.8 GB/s, are of this size).
+
+The engines run in rounds, each engine once per round (a first round
+warms up, then REPS timed rounds); the row keeps the median. Magpie and
+aiohttp time themselves (first request to last byte, process start-up
+excluded); curl is timed around its process, which costs it a few
+milliseconds of start-up. Magpie counts body bytes without
+keeping them, as curl does with /dev/null.
+
+Run alone: Scripts/bench/network_bench.py [--magpie PATH] [--requests N]
+Used by bench.py through run().
+"""
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ORIGIN = os.path.join(ROOT, "Scripts", "origin", "nginx-origin.sh")
+SAMPLES = os.path.join(ROOT, "samples")
+WORK = os.path.join(ROOT, "bench", "work")
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp")
+
+
+class Nginx:
+    """nginx-origin.sh as a context manager: the port while it runs."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def __enter__(self):
+        self.process = subprocess.Popen(["bash", ORIGIN, self.root, "--bench"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        port = self.process.stdout.readline().strip()
+        if not port.isdigit():
+            self.process.stdin.close()
+            raise RuntimeError("nginx-origin.sh did not start: " + self.process.stderr.read().strip())
+        self.process.stdout.readline()  # the work folder
+        self.port = int(port)
+        return self
+
+    def __exit__(self, *exc):
+        self.process.stdin.close()  # the script stops nginx when its stdin closes
+        self.process.wait(timeout=30)
+
+
+def aiohttp_fetch(listfile, concurrency):
+    """The aiohttp engine, in its own process: prints seconds and bytes."""
+    import aiohttp
+
+    urls = [line.strip() for line in open(listfile) if line.strip()]
+
+    async def main():
+        total = 0
+        connector = aiohttp.TCPConnector(limit=concurrency)
+        async with aiohttp.ClientSession(connector=connector) as session:
+            queue = list(reversed(urls))
+
+            async def worker():
+                nonlocal total
+                while queue:
+                    url = queue.pop()
+                    async with session.get(url) as response:
+                        response.raise_for_status()
+                        body = await response.read()
+                    total += len(body)
+
+            start = time.perf_counter()
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+            return time.perf_counter() - start, total
+
+    seconds, total = asyncio.run(main())
+    print(json.dumps({"seconds": seconds, "bytes": total}))
+
+
+def run(magpie, requests=4000, concurrency=6, reps=5):
+    """Runs the four engines on each set; returns one row per set and engine."""
+    sets = [("bundled samples", SAMPLES, requests)]
+    if any(n.endswith(IMAGE_EXTENSIONS) for n in (os.listdir(WORK) if os.path.isdir(WORK) else [])):
+        sets.append(("benchmark corpus", WORK, requests * 3 // 4))
+    rows = []
+    for label, folder, count in sets:
+        rows += run_set(magpie, label, folder, count, concurrency, reps)
+    return rows
+
+
+def run_set(magpie, label, samples, requests, concurrency, reps):
+    """Runs the four engines on the images of one folder."""
+    names = sorted(n for n in os.listdir(samples) if n.lower().endswith(IMAGE_EXTENSIONS))
+    sizes = {n: os.path.getsize(os.path.join(samples, n)) for n in names}
+    os.makedirs(WORK, exist_ok=True)
+    rows = []
+    with Nginx(samples) as nginx:
+        urls = [f"http://127.0.0.1:{nginx.port}/{names[i % len(names)]}" for i in range(requests)]
+        expected_bytes = sum(sizes[names[i % len(names)]] for i in range(requests))
+        listfile = os.path.join(WORK, f"network-urls-{len(names)}.txt")
+        with open(listfile, "w") as f:
+            f.write("\n".join(urls) + "\n")
+        curl_config = os.path.join(WORK, f"network-urls-{len(names)}.curl")
+        with open(curl_config, "w") as f:
+            for url in urls:
+                f.write(f'url = "{url}"\noutput = "/dev/null"\n')
+
+        def magpie_engine(loader):
+            def go():
+                out = subprocess.run([magpie, "loader-bench", listfile, "--concurrency", str(concurrency),
+                                      "--loader", loader], capture_output=True, text=True, timeout=600)
+                if out.returncode != 0:
+                    raise RuntimeError(out.stderr.strip() or out.stdout.strip())
+                record = json.loads(out.stdout)
+                return {"seconds": record["seconds"], "bytes": record["bytes"]}
+            return go
+
+        def curl_engine():
+            start = time.perf_counter()
+            out = subprocess.run(["curl", "-s", "-f", "--parallel", "--parallel-max", str(concurrency),
+                                  "-K", curl_config], capture_output=True, text=True, timeout=600)
+            seconds = time.perf_counter() - start
+            if out.returncode != 0:
+                raise RuntimeError(f"curl exited {out.returncode}: {out.stderr.strip()}")
+            return {"seconds": seconds, "bytes": expected_bytes}
+
+        def aiohttp_engine():
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--aiohttp", listfile,
+                                  str(concurrency)], capture_output=True, text=True, timeout=600)
+            if out.returncode != 0:
+                raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed")
+            return json.loads(out.stdout)
+
+        engines = [("magpie (curl loader)", magpie_engine("curl")),
+                   ("magpie (URLSession loader)", magpie_engine("urlsession")),
+                   ("curl --parallel", curl_engine), ("aiohttp", aiohttp_engine)]
+        # Rounds, each running every engine once, so that a machine whose
+        # load changes during the run weighs on all engines alike.
+        timings = {name: [] for name, _ in engines}
+        errors = {}
+        for round_number in range(reps + 1):
+            for name, engine in engines:
+                if name in errors:
+                    continue
+                try:
+                    result = engine()
+                    if result["bytes"] != expected_bytes:
+                        raise RuntimeError(f"got {result['bytes']} bytes, expected {expected_bytes}")
+                    if round_number > 0:  # the first round warms up
+                        timings[name].append(result["seconds"])
+                except Exception as e:  # a broken engine is reported, not fatal
+                    errors[name] = str(e)[:300]
+        for name, _ in engines:
+            row = {"set": label, "engine": name, "requests": requests, "concurrency": concurrency,
+                   "average_bytes": expected_bytes // requests}
+            if name in errors:
+                row["error"] = errors[name]
+            else:
+                seconds = statistics.median(timings[name])
+                row.update(seconds=round(seconds, 4), requests_per_s=round(requests / seconds, 1),
+                           mb_per_s=round(expected_bytes / 1e6 / seconds, 1))
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    curl_seconds = next((r.get("seconds") for r in rows if r["engine"] == "curl --parallel"), None)
+    for row in rows:
+        if curl_seconds and row.get("seconds"):
+            row["wall_vs_curl"] = round(row["seconds"] / curl_seconds, 2)
+    return rows
+
+
+def markdown(rows):
+    """The section bench.py appends to results.md."""
+    if not rows:
+        return ""
+    first = rows[0]
+    lines = [f"Data loaders alone: requests to a local nginx, {first['concurrency']} at a time "
+             "(aim: Magpie within 1.25x of curl's wall time)", "",
+             "| images | engine | wall time | requests/s | MB/s | wall time vs curl |",
+             "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        images = f"{r['set']}: {r['requests']:,} requests, {r['average_bytes'] / 1e3:,.0f} KB average"
+        if "error" in r:
+            lines.append(f"| {images} | {r['engine']} | failed: {r['error'][:80]} | | | |")
+            continue
+        ratio = f"{r['wall_vs_curl']:.2f}x" if r.get("wall_vs_curl") else "–"
+        lines.append(f"| {images} | {r['engine']} | {r['seconds']:.3f} s | {r['requests_per_s']:,.0f} | "
+                     f"{r['mb_per_s']:,.0f} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--aiohttp":
+        aiohttp_fetch(sys.argv[2], int(sys.argv[3]))
+        return
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--magpie", default=os.path.join(ROOT, ".build", "release", "magpie"))
+    ap.add_argument("--requests", type=int, default=4000)
+    ap.add_argument("--reps", type=int, default=5)
+    a = ap.parse_args()
+    print(markdown(run(a.magpie, requests=a.requests, reps=a.reps)))
+
+
+if __name__ == "__main__":
+    main()

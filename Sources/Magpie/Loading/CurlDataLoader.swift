@@ -1,0 +1,80 @@
+import CCurl
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A ``DataLoading`` over libcurl's multi interface: one thread drives all
+/// transfers of the loader, reusing connections, with bytes delivered as
+/// they arrive. It honours every ``DataLoaderConfiguration`` setting,
+/// including ``DataLoaderConfiguration/hostsAllowingInvalidCertificates``,
+/// and is several times faster than ``URLSessionDataLoader`` on Linux.
+///
+/// Releasing the loader cancels its loads still running (their streams end
+/// with ``MagpieError/Code/cancelled``).
+public final class CurlDataLoader: DataLoading {
+  /// The settings every load uses.
+  public let configuration: DataLoaderConfiguration
+  private let driver: CurlMultiDriver?
+
+  /// A loader with `configuration`. If libcurl cannot start, every load
+  /// fails with ``MagpieError/Code/network``.
+  public init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
+    self.configuration = configuration
+    driver = try? CurlMultiDriver(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+  }
+
+  deinit {
+    driver?.shutdown()
+  }
+
+  /// libcurl's version line, e.g. `"libcurl/7.88.1 OpenSSL/3.0.19 ..."`.
+  public static var libcurlVersion: String {
+    String(cString: curl_version())
+  }
+
+  /// Starts loading `request`; see ``DataLoading``.
+  public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
+    let transfer = CurlTransfer(configuration: configuration, continuation: continuation)
+    let reader = CurlEventReader(events)
+    // The public stream reads the raw one: dropping it drops the raw
+    // stream's iterator, which cancels the transfer like a cancelled task.
+    let stream = AsyncThrowingStream<DataLoadingEvent, any Error>(unfolding: { try await reader.next() })
+    guard let driver else {
+      transfer.finish(MagpieError(.network, "libcurl could not start"))
+      return stream
+    }
+    continuation.onTermination = { termination in
+      if case .cancelled = termination {
+        transfer.cancel()
+        driver.send(.cancel(transfer.id))
+      }
+    }
+    if let prepared = RequestPreparation.prepareSynchronously(request, configuration: configuration) {
+      Self.submit(prepared, transfer: transfer, driver: driver)
+    } else {
+      let configuration = configuration
+      transfer.setPreparation(
+        Task {
+          let prepared = await RequestPreparation.prepare(request, configuration: configuration)
+          Self.submit(prepared, transfer: transfer, driver: driver)
+        })
+    }
+    return stream
+  }
+
+  private static func submit(
+    _ prepared: Result<URLRequest, MagpieError>, transfer: CurlTransfer, driver: CurlMultiDriver
+  ) {
+    switch prepared {
+    case .failure(let error):
+      transfer.finish(error)
+    case .success(let request):
+      if !driver.send(.start(transfer, request)) {
+        transfer.finish(MagpieError(.cancelled, "the loader was released while loading"))
+      }
+    }
+  }
+}

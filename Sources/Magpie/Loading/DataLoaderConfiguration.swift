@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// How a data loader (``URLSessionDataLoader``, ``CurlDataLoader``) fetches,
+/// checks and limits a transfer. Every loader honours every setting, except
+/// where a setting's comment says otherwise.
+///
+/// Timeouts come in two kinds, both enforced by the loader itself with
+/// millisecond precision:
+/// - ``timeout`` is an **idle** limit: the longest wait for the connection,
+///   the response head, or the next body bytes. A server that stops sending
+///   is cut off this long after its last byte.
+/// - ``resourceTimeout`` is a **total** limit on the whole load, redirects
+///   included. It is what stops a slowloris server that trickles bytes just
+///   often enough to keep the idle limit from firing.
+public struct DataLoaderConfiguration: Sendable {
+  /// The idle limit (default 15 s). A request whose `timeoutInterval` is
+  /// shorter uses that instead, so one request can ask for less.
+  public var timeout: Duration
+  /// The total limit for one load, from start to last byte (default 60 s).
+  public var resourceTimeout: Duration
+  /// The largest body accepted, in bytes (default 64 MB). A larger announced
+  /// Content-Length fails before any body is read; a body that grows past it
+  /// cancels the transfer. Both end in ``MagpieError/Code/invalidResponse``.
+  public var maximumBodySize: Int64
+  /// How many redirects one load follows (default 10); one more fails with
+  /// ``MagpieError/Code/invalidResponse``.
+  public var maximumRedirects: Int
+  /// Asked before each redirect is followed: follow it, follow a changed
+  /// request, or refuse it (the load then fails with
+  /// ``MagpieError/Code/httpStatus`` and the redirect's status). `nil`
+  /// follows every redirect up to ``maximumRedirects``.
+  public var redirectHandler: (@Sendable (HTTPRedirect) async -> RedirectDecision)?
+  /// Changes made to every request before it is sent, in order.
+  public var requestModifiers: [RequestModifier]
+  /// Credentials sent with requests to their hosts (the first that matches),
+  /// up front rather than after a 401. A redirect to another host drops the
+  /// `Authorization` header of the previous one.
+  public var credentials: [HTTPCredentials]
+  /// Hosts whose TLS certificates are not checked. Empty by default: every
+  /// certificate is verified against the system's trust store.
+  /// ``URLSessionDataLoader`` cannot honour this on Linux (FoundationNetworking
+  /// offers no server-trust hook) and keeps verifying; ``CurlDataLoader``
+  /// honours it.
+  public var hostsAllowingInvalidCertificates: Set<String>
+  /// Whether a 2xx body must sniff as an image format (default `true`): an
+  /// HTML error page sent with 200 then fails with
+  /// ``MagpieError/Code/invalidResponse``.
+  public var requiresImageContent: Bool
+  /// At most this many connections to one host at a time (default 6).
+  public var maximumConnectionsPerHost: Int
+
+  /// The defaults: 15 s idle and 60 s total timeouts, a 64 MB body cap, 10
+  /// redirects, image content required, certificates always checked.
+  public init(
+    timeout: Duration = .seconds(15), resourceTimeout: Duration = .seconds(60),
+    maximumBodySize: Int64 = 64 << 20, maximumRedirects: Int = 10,
+    redirectHandler: (@Sendable (HTTPRedirect) async -> RedirectDecision)? = nil,
+    requestModifiers: [RequestModifier] = [], credentials: [HTTPCredentials] = [],
+    hostsAllowingInvalidCertificates: Set<String> = [], requiresImageContent: Bool = true,
+    maximumConnectionsPerHost: Int = 6
+  ) {
+    self.timeout = timeout
+    self.resourceTimeout = resourceTimeout
+    self.maximumBodySize = maximumBodySize
+    self.maximumRedirects = maximumRedirects
+    self.redirectHandler = redirectHandler
+    self.requestModifiers = requestModifiers
+    self.credentials = credentials
+    self.hostsAllowingInvalidCertificates = hostsAllowingInvalidCertificates
+    self.requiresImageContent = requiresImageContent
+    self.maximumConnectionsPerHost = maximumConnectionsPerHost
+  }
+
+  /// The idle limit for `request`: ``timeout``, or the request's own
+  /// `timeoutInterval` when that is shorter.
+  func idleTimeout(for request: URLRequest) -> Duration {
+    let own = request.timeoutInterval
+    guard own > 0, own.isFinite, Duration.seconds(own) < timeout else { return timeout }
+    return .seconds(own)
+  }
+
+  /// The credentials for `url`'s host, if any are configured.
+  func credentials(for url: URL?) -> HTTPCredentials? {
+    guard let host = url?.host?.lowercased() else { return nil }
+    return credentials.first { $0.host == nil || $0.host?.lowercased() == host }
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The checks every loader makes on a final (non-redirect) response and its
+/// body, as a value that takes transfer events and returns what to deliver:
+/// status, size cap, image sniffing, and a body that ends short of its
+/// Content-Length. Loaders feed it and deliver what it returns; when it
+/// throws, they cancel the transfer and end the stream with that error.
+struct ResponseValidator {
+  /// Bytes needed before a sniff is trusted; formats with magic numbers
+  /// need far fewer.
+  static let sniffBytes = 64
+  /// The most bytes held back while a text-looking body might still turn
+  /// out to be an SVG with a long prolog.
+  static let sniffWindow = 4096
+
+  private let isConditional: Bool
+  private let isHead: Bool
+  private let maximumBodySize: Int64
+  private let requiresImageContent: Bool
+  private var held = Data()
+  private var sniffed = false
+  private var statusCode = 0
+  private var contentType = ""
+  /// Body bytes received so far.
+  private(set) var received: Int64 = 0
+  /// The body size the server announced, when it announced a usable one.
+  private(set) var expected: Int64?
+  /// Whether the response was a `304 Not Modified` to a conditional request.
+  private(set) var isNotModified = false
+
+  init(request: URLRequest, configuration: DataLoaderConfiguration) {
+    isConditional =
+      request.value(forHTTPHeaderField: "If-None-Match") != nil
+      || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
+    isHead = request.httpMethod?.uppercased() == "HEAD"
+    maximumBodySize = configuration.maximumBodySize
+    requiresImageContent = configuration.requiresImageContent && !isHead
+  }
+
+  /// Checks the head of the final response.
+  mutating func accept(_ head: ResponseHead) throws(MagpieError) {
+    statusCode = head.statusCode
+    contentType = head.contentType ?? "no Content-Type"
+    let url = head.url?.absoluteString ?? "the server"
+    switch statusCode {
+    case 200..<300:
+      break
+    case 304 where isConditional:
+      isNotModified = true
+      return
+    default:
+      let name = HTTPURLResponse.localizedString(forStatusCode: statusCode)
+      var retryAfter: Duration?
+      if statusCode == 429 || statusCode == 503, let value = head.retryAfter {
+        retryAfter = RetryAfter.parse(value)
+      }
+      let why =
+        statusCode == 304
+        ? "\(url) answered 304 Not Modified to a request that was not conditional"
+        : "\(url) answered \(statusCode) \(name)"
+      throw MagpieError(.httpStatus, why, statusCode: statusCode, retryAfter: retryAfter)
+    }
+    let encoding = head.contentEncoding?.lowercased()
+    if let length = head.contentLength.flatMap(Self.parseLength), encoding == nil || encoding == "identity", !isHead {
+      expected = length
+      if length > maximumBodySize {
+        throw MagpieError(
+          .invalidResponse,
+          "\(url) announced a \(length)-byte body, over the \(maximumBodySize)-byte limit (maximumBodySize)")
+      }
+    }
+    sniffed = !requiresImageContent
+  }
+
+  /// A Content-Length value: digits, maybe padded with spaces.
+  private static func parseLength(_ text: String) -> Int64? {
+    var value: Int64 = 0
+    var digits = 0
+    for byte in text.utf8 {
+      if byte == 0x20 || byte == 0x09 { continue }
+      guard byte >= 0x30, byte <= 0x39, digits < 18 else { return nil }
+      value = value * 10 + Int64(byte - 0x30)
+      digits += 1
+    }
+    return digits > 0 ? value : nil
+  }
+
+  /// Takes a body chunk; returns the event to deliver, if any yet (the
+  /// first bytes are held until they are sniffed).
+  mutating func accept(_ chunk: Data) throws(MagpieError) -> DataLoadingEvent? {
+    guard !isNotModified, !chunk.isEmpty else { return nil }
+    received += Int64(chunk.count)
+    if received > maximumBodySize {
+      throw MagpieError(
+        .invalidResponse, "the body grew past the \(maximumBodySize)-byte limit (maximumBodySize)")
+    }
+    if sniffed {
+      return .data(chunk, received: received, expected: expected)
+    }
+    if held.isEmpty { held = chunk } else { held.append(chunk) }
+    guard try sniffHeld(atEnd: false) else { return nil }
+    defer { held = Data() }
+    return .data(held, received: received, expected: expected)
+  }
+
+  /// The body ended cleanly; returns the held bytes still to deliver, or
+  /// throws when the body was short, empty or not an image.
+  mutating func finish() throws(MagpieError) -> DataLoadingEvent? {
+    guard !isNotModified else { return nil }
+    if let expected, received < expected {
+      throw MagpieError(
+        .invalidResponse,
+        "the body ended after \(received) of the \(expected) bytes its Content-Length announced")
+    }
+    if requiresImageContent && received == 0 {
+      throw MagpieError(.invalidResponse, "the server answered \(statusCode) with an empty body, not an image")
+    }
+    guard !sniffed else { return nil }
+    _ = try sniffHeld(atEnd: true)
+    defer { held = Data() }
+    return held.isEmpty ? nil : .data(held, received: received, expected: expected)
+  }
+
+  /// Whether the held bytes are known to be an image; throws when they are
+  /// known not to be one.
+  private mutating func sniffHeld(atEnd: Bool) throws(MagpieError) -> Bool {
+    guard atEnd || held.count >= Self.sniffBytes else { return false }
+    if ImageFormat.sniff(held) != .unknown {
+      sniffed = true
+      return true
+    }
+    // Only markup (an SVG behind a long prolog) can still become an image.
+    if !atEnd && held.count < Self.sniffWindow && mayBeMarkup { return false }
+    let start = String(decoding: held.prefix(48), as: UTF8.self)
+      .map { $0.isNewline || $0 == "\t" ? " " : $0 }
+      .filter { !$0.isASCII || $0.asciiValue! >= 0x20 }
+    throw MagpieError(
+      .invalidResponse,
+      "the server answered \(statusCode) with \(contentType) that is not an image (it starts \"\(String(start))\")")
+  }
+
+  /// The held bytes start, after a BOM and whitespace, with `<`.
+  private var mayBeMarkup: Bool {
+    var bytes = held[...]
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    return first == nil || first == UInt8(ascii: "<")
+  }
+}

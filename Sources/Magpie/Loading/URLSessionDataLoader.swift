@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A ``DataLoading`` over `URLSession` (FoundationNetworking on Linux).
+///
+/// Bytes stream in through a data delegate (`didReceive data`), with
+/// progress. Prefer ``CurlDataLoader`` on Linux: it is several times faster
+/// and honours every setting. This loader exists for code that must go
+/// through `URLSession` (a custom `URLSessionConfiguration`, proxies set
+/// there, Apple platforms).
+///
+/// What FoundationNetworking on Linux does and does not do, and what this
+/// loader does about it:
+/// - Delegate callbacks for the response, the data and completion work,
+///   but the response disposition is ignored (a transfer cannot be paused
+///   or turned away there): a failed check cancels the task instead.
+/// - Timeouts are whole seconds and idle only (the timer restarts with
+///   every chunk); a slowloris server is never cut off. The loader runs its
+///   own idle and total timers (millisecond precision) and leaves
+///   FoundationNetworking's only as a backstop.
+/// - Redirects reach `willPerformHTTPRedirection`, behind a fixed limit of
+///   20, with every header of the first request copied to the next host,
+///   `Authorization` included. The loader counts against
+///   ``DataLoaderConfiguration/maximumRedirects`` and builds the next
+///   request itself (``HTTPRedirect/proposedRequest``). Its completion
+///   handler traps if it is called after the task was cancelled; the loader
+///   never does that.
+/// - Credentials: answered challenges are not relied on; configured
+///   ``HTTPCredentials`` are sent up front.
+/// - There is no server-trust challenge: certificates are always verified,
+///   so ``DataLoaderConfiguration/hostsAllowingInvalidCertificates`` is not
+///   honoured here.
+/// - A clean close before Content-Length arrives as an unknown error; the
+///   loader reports it as the short body it is.
+/// - A chunked body with a trailer field makes FoundationNetworking stop
+///   the process ("Transfer completed, but there's no response", a
+///   `fatalError` in its own code); nothing outside it can prevent that.
+/// - Under many parallel cancellations and timeouts in one process, its
+///   internal queue was seen to wedge in a blocking `recv` on a descriptor
+///   another socket had taken over (swift-corelibs-foundation #4791 and
+///   #5412 are of this family). `resume()` and `cancel()` wait on that
+///   queue, so the loader calls them on its own queue: a wedged session
+///   never blocks the caller or a Swift concurrency thread, and the
+///   loader's timers still end every load.
+///
+/// The session has no `URLCache`: caching is the image cache's job.
+public final class URLSessionDataLoader: DataLoading {
+  /// The settings every load uses.
+  public let configuration: DataLoaderConfiguration
+  private let session: URLSession
+  private let delegate: URLSessionLoaderDelegate
+  private let control = DispatchQueue(label: "magpie.urlsession-loader.control")
+
+  /// A loader with `configuration`, on a session made from
+  /// `sessionConfiguration` (copied; its cache is turned off).
+  public init(
+    configuration: DataLoaderConfiguration = DataLoaderConfiguration(),
+    sessionConfiguration: URLSessionConfiguration = .default
+  ) {
+    self.configuration = configuration
+    let settings = sessionConfiguration.copy() as? URLSessionConfiguration ?? .default
+    settings.urlCache = nil
+    settings.requestCachePolicy = .reloadIgnoringLocalCacheData
+    settings.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+    // Our own timers enforce the limits; these only back them up.
+    let backstop = Double(configuration.resourceTimeout.components.seconds) + 5
+    settings.timeoutIntervalForRequest = backstop
+    settings.timeoutIntervalForResource = backstop
+    let queue = OperationQueue()
+    queue.name = "magpie.urlsession-loader"
+    queue.maxConcurrentOperationCount = 1
+    delegate = URLSessionLoaderDelegate()
+    session = URLSession(configuration: settings, delegate: delegate, delegateQueue: queue)
+  }
+
+  deinit {
+    let session = session
+    control.async { session.invalidateAndCancel() }
+  }
+
+  /// Starts loading `request`; see ``DataLoading``.
+  public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
+    let transfer = URLSessionTransfer(
+      request: request, configuration: configuration, continuation: continuation, registry: delegate,
+      control: control)
+    continuation.onTermination = { termination in
+      if case .cancelled = termination { transfer.cancel() }
+    }
+    if let prepared = RequestPreparation.prepareSynchronously(request, configuration: configuration) {
+      transfer.start(prepared, session: session)
+    } else {
+      let configuration = configuration
+      let session = session
+      transfer.setPreparation(
+        Task {
+          let prepared = await RequestPreparation.prepare(request, configuration: configuration)
+          transfer.start(prepared, session: session)
+        })
+    }
+    return stream
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Magpie
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `magpie loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession]
+/// [--timeout SECONDS]`: fetches every URL in the file (one per line) through
+/// a data loader alone, N at a time, counting the body bytes without keeping
+/// them (as `curl -o /dev/null` does). Prints one JSON object: loader,
+/// requests, failed, seconds, requests_per_s, bytes, mb_per_s, and the first
+/// error when any load failed. Exit 1 when any load failed.
+enum LoaderBenchCommand {
+  static func run(_ words: [String]) async throws(CLIError) {
+    let arguments = try ParsedArguments(words, valued: ["--concurrency", "--loader", "--timeout"])
+    guard arguments.positionals.count == 1 else { throw .usage("loader-bench", "expected one URLS_FILE") }
+    let concurrency = try arguments.integer("--concurrency", in: 1...1024, default: 6)
+    let timeout = try arguments.integer("--timeout", in: 1...3600, default: 15)
+    let path = arguments.positionals[0]
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw .failure("loader-bench", "cannot read \(path)")
+    }
+    let urls = text.split(whereSeparator: \.isNewline).compactMap { URL(string: String($0)) }
+    guard !urls.isEmpty else { throw .failure("loader-bench", "\(path) lists no URLs") }
+    var configuration = DataLoaderConfiguration(timeout: .seconds(timeout))
+    configuration.maximumConnectionsPerHost = concurrency
+    let name = arguments.value("--loader") ?? "curl"
+    let loader: any DataLoading
+    switch name {
+    case "urlsession": loader = URLSessionDataLoader(configuration: configuration)
+    case "curl": loader = CurlDataLoader(configuration: configuration)
+    default: throw .usage("--loader", "expected urlsession or curl, got '\(name)'")
+    }
+
+    let tally = Tally()
+    let clock = ContinuousClock()
+    let start = clock.now
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<concurrency {
+        group.addTask {
+          while true {
+            let index = tally.next.add(1, ordering: .relaxed).oldValue
+            guard index < urls.count else { return }
+            do {
+              var count = 0
+              for try await event in loader.load(URLRequest(url: urls[index])) {
+                if case .data(let chunk, _, _) = event { count += chunk.count }
+              }
+              tally.bytes.add(count, ordering: .relaxed)
+            } catch {
+              tally.failed.add(1, ordering: .relaxed)
+              tally.firstError.withLock { $0 = $0 ?? "\(urls[index].absoluteString): \(error)" }
+            }
+          }
+        }
+      }
+    }
+    let elapsed = clock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let total = tally.bytes.load(ordering: .relaxed)
+    var fields: [(String, JSONValue)] = [
+      ("loader", .string(name)), ("requests", .int(urls.count)), ("concurrency", .int(concurrency)),
+      ("failed", .int(tally.failed.load(ordering: .relaxed))), ("seconds", .double(seconds)),
+      ("requests_per_s", .double(Double(urls.count) / seconds)), ("bytes", .int(total)),
+      ("mb_per_s", .double(Double(total) / 1e6 / seconds)),
+    ]
+    if let error = tally.firstError.withLock({ $0 }) { fields.append(("first_error", .string(error))) }
+    print(JSONValue.object(fields).text)
+    if tally.failed.load(ordering: .relaxed) > 0 {
+      throw CLIError.failure("loader-bench", "\(tally.failed.load(ordering: .relaxed)) loads failed").silenced
+    }
+  }
+}
+
+/// What the workers of one benchmark run share.
+private final class Tally: Sendable {
+  let next = Atomic<Int>(0)
+  let bytes = Atomic<Int>(0)
+  let failed = Atomic<Int>(0)
+  let firstError = Mutex<String?>(nil)
+}

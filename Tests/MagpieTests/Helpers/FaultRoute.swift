@@ -1,0 +1,44 @@
+import Foundation
+
+/// How ``FaultOrigin`` answers requests for one path: correct answers and
+/// the faults nginx cannot produce. Each fault is timed on the origin's own
+/// threads; tests never sleep, they await the origin's events.
+enum FaultRoute: Sendable {
+  /// `200` with `body`, Content-Length and keep-alive; with an `etag`, a
+  /// request whose `If-None-Match` matches gets `304 Not Modified`.
+  case ok(Data, contentType: String = "image/png", etag: String? = nil)
+  /// Reads the request and answers nothing until the client leaves.
+  case stall
+  /// Sends the head (announcing all of `body`) and `sent` bytes of it,
+  /// then nothing until the client leaves.
+  case stallMidBody(Data, sent: Int)
+  /// Waits `delay` before answering like ``ok(_:contentType:etag:)``
+  /// (sooner if the client leaves).
+  case delayHeaders(Duration, Data)
+  /// Announces all of `body`, sends `after` bytes, then resets the
+  /// connection (TCP RST).
+  case dropMidBody(Data, after: Int)
+  /// Announces `declared` bytes, sends all of `body` (fewer), then closes
+  /// cleanly (FIN): a wrong Content-Length.
+  case shortBody(Data, declared: Int)
+  /// `200` without Content-Length: `prefix`, then zeros until the client
+  /// leaves.
+  case endless(prefix: Data)
+  /// A redirect to `location`.
+  case redirect(status: Int, location: String)
+  /// Any status, with extra headers and a small text body.
+  case status(Int, headers: [String: String] = [:], body: String = "")
+  /// `status` (with `Retry-After`) for the first `times` requests, then
+  /// `200` with `body`.
+  case failing(times: Int, status: Int, retryAfter: String?, then: Data)
+  /// The head at once, then the body one byte every `interval`.
+  case slowloris(Data, interval: Duration)
+  /// The whole response, head included, one byte every `interval`.
+  case slowHead(Data, interval: Duration)
+  /// `200` with `Transfer-Encoding: chunked`: `body` in `pieces` chunks,
+  /// then a trailer field when `trailer` is set.
+  case chunked(Data, pieces: Int, trailer: Bool)
+  /// `200` with an HTML page: what a misconfigured server sends instead of
+  /// an image.
+  case html(String)
+}

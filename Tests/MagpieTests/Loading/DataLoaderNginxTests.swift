@@ -1,0 +1,141 @@
+import Foundation
+import Magpie
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension DataLoaderTests {
+  /// Both loaders against a real nginx serving the bundled sample images.
+  @Suite("Against nginx")
+  struct Nginx {
+    static let samples = TestPaths.repositoryRoot.appendingPathComponent("samples")
+
+    static func sampleNames() throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test("Sample images arrive byte for byte with monotonic progress", arguments: LoaderKind.allCases)
+    func samplesArriveIntact(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples)
+      defer { nginx.stop() }
+      let names = try Self.sampleNames()
+      try #require(names.count >= 4)
+      let loader = kind.make(quickConfiguration())
+      for name in names.prefix(8) {
+        let expected = try Data(contentsOf: Self.samples.appendingPathComponent(name))
+        let outcome = await LoadOutcome.load(nginx.url("/\(name)"), with: loader)
+        #expect(outcome.error == nil, "\(name): \(String(describing: outcome.error))")
+        #expect(outcome.body == expected, "\(name)")
+        #expect(outcome.response?.value(forHTTPHeaderField: "ETag") != nil)
+        #expect(outcome.progress.allSatisfy { $0.expected == Int64(expected.count) })
+        #expect(zip(outcome.progress, outcome.progress.dropFirst()).allSatisfy { $0.received < $1.received })
+        #expect(outcome.progress.last?.received == Int64(expected.count))
+        #expect(try nginx.requestCount("/\(name)") == 1)
+      }
+    }
+
+    @Test("Parallel loads through one loader all succeed, once each", arguments: LoaderKind.allCases)
+    func parallelLoads(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples)
+      defer { nginx.stop() }
+      let names = try Self.sampleNames()
+      let loader = kind.make(quickConfiguration())
+      let sizes = try Dictionary(
+        uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: Self.samples.appendingPathComponent($0)).count) })
+      let results = await withTaskGroup(of: (String, Int, MagpieError?).self) { group in
+        for name in names {
+          let url = nginx.url("/\(name)")
+          group.addTask {
+            let outcome = await LoadOutcome.load(url, with: loader)
+            return (name, outcome.body.count, outcome.error)
+          }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(results.count == names.count)
+      for (name, count, error) in results {
+        #expect(error == nil, "\(name): \(String(describing: error))")
+        #expect(count == sizes[name])
+        #expect(try nginx.requestCount("/\(name)") == 1)
+      }
+    }
+
+    @Test("Sequential loads reuse one keep-alive connection", arguments: LoaderKind.allCases)
+    func keepAlive(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples)
+      defer { nginx.stop() }
+      let name = try #require(try Self.sampleNames().first)
+      let loader = kind.make(quickConfiguration())
+      for _ in 0..<10 {
+        let outcome = await LoadOutcome.load(nginx.url("/\(name)"), with: loader)
+        #expect(outcome.error == nil)
+      }
+      #expect(try nginx.requestCount("/\(name)") == 10)
+      let log = try String(contentsOf: nginx.workdir.appendingPathComponent("logs/access.log"), encoding: .utf8)
+      let connections = Set(
+        log.split(separator: "\n").filter { $0.hasPrefix("/\(name) ") }.compactMap { $0.split(separator: " ").last })
+      #expect(connections.count == 1)
+    }
+
+    @Test("nginx's ETag and Last-Modified make conditional requests answer 304", arguments: LoaderKind.allCases)
+    func conditional(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples)
+      defer { nginx.stop() }
+      let name = try #require(try Self.sampleNames().first)
+      let loader = kind.make(quickConfiguration())
+      let first = await LoadOutcome.load(nginx.url("/\(name)"), with: loader)
+      let etag = try #require(first.response?.value(forHTTPHeaderField: "ETag"))
+      let lastModified = try #require(first.response?.value(forHTTPHeaderField: "Last-Modified"))
+      for (field, value) in [("If-None-Match", etag), ("If-Modified-Since", lastModified)] {
+        var request = URLRequest(url: nginx.url("/\(name)"))
+        request.setValue(value, forHTTPHeaderField: field)
+        let outcome = await LoadOutcome.load(request, with: loader)
+        #expect(outcome.error == nil, "\(field)")
+        #expect(outcome.response?.statusCode == 304, "\(field)")
+        #expect(outcome.body.isEmpty)
+      }
+      var stale = URLRequest(url: nginx.url("/\(name)"))
+      stale.setValue("\"not-the-etag\"", forHTTPHeaderField: "If-None-Match")
+      let changed = await LoadOutcome.load(stale, with: loader)
+      #expect(changed.response?.statusCode == 200)
+      #expect(!changed.body.isEmpty)
+    }
+
+    @Test("A missing file is a 404", arguments: LoaderKind.allCases)
+    func missing(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples)
+      defer { nginx.stop() }
+      let outcome = await LoadOutcome.load(nginx.url("/no-such-image.png"), with: kind.make(quickConfiguration()))
+      #expect(outcome.error?.code == .httpStatus)
+      #expect(outcome.error?.statusCode == 404)
+    }
+
+    @Test("A self-signed certificate is refused unless its host is allowed", arguments: LoaderKind.allCases)
+    func selfSignedCertificate(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples, tls: true)
+      defer { nginx.stop() }
+      let name = try #require(try Self.sampleNames().first)
+      let refused = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(quickConfiguration()))
+      #expect(refused.error?.code == .network)
+      #expect(refused.body.isEmpty)
+      var configuration = quickConfiguration()
+      configuration.hostsAllowingInvalidCertificates = ["127.0.0.1"]
+      let allowed = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(configuration))
+      switch kind {
+      case .curl:
+        #expect(allowed.error == nil)
+        #expect(allowed.body == (try Data(contentsOf: Self.samples.appendingPathComponent(name))))
+      case .urlSession:
+        // FoundationNetworking has no server-trust hook on Linux: the
+        // certificate is still checked, as documented.
+        #expect(allowed.error?.code == .network)
+      }
+      // Another host's allowance changes nothing.
+      configuration.hostsAllowingInvalidCertificates = ["localhost"]
+      let otherHost = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(configuration))
+      #expect(otherHost.error?.code == .network)
+    }
+  }
+}

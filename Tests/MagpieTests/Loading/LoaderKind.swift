@@ -1,0 +1,31 @@
+import Foundation
+import Magpie
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The data loaders under test; every behaviour test runs on each.
+enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case urlSession
+  case curl
+
+  var testDescription: String { rawValue }
+
+  func make(_ configuration: DataLoaderConfiguration = DataLoaderConfiguration()) -> any DataLoading {
+    switch self {
+    case .urlSession: URLSessionDataLoader(configuration: configuration)
+    case .curl: CurlDataLoader(configuration: configuration)
+    }
+  }
+}
+
+/// A configuration for tests. The defaults are generous: on a loaded
+/// machine (the tests run in parallel) only the tests about timeouts may
+/// see one; they pass short limits of their own.
+func quickConfiguration(
+  timeout: Duration = .seconds(10), resourceTimeout: Duration = .seconds(30)
+) -> DataLoaderConfiguration {
+  DataLoaderConfiguration(timeout: timeout, resourceTimeout: resourceTimeout)
+}
