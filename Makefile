@@ -13,7 +13,7 @@ ORIGIN_PACKAGES := nginx curl openssl
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build release test demo bench deps test-deps bench-deps format clean
+.PHONY: all build release test demo bench deps test-deps demo-deps bench-deps format clean
 
 all: build
 
@@ -22,6 +22,9 @@ deps:
 
 test-deps:
 	@Scripts/install-deps.sh $(TEST_PACKAGES)
+
+demo-deps:
+	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES)
 
 bench-deps:
 	@Scripts/install-deps.sh $(BENCH_PACKAGES)
@@ -37,7 +40,7 @@ test: test-deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie
 	$(SWIFT) test --skip-build
 
-demo: release
+demo: demo-deps release
 	.build/release/magpie demo samples --out demo-out/contact-sheet.png
 
 bench: bench-deps release

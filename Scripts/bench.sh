@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# `make bench`: builds the peers' virtualenv on first use (Pillow, pyvips,
-# numpy from PyPI: benchmark tooling only, never Magpie's runtime), then
-# runs Scripts/bench/bench.py.
+# `make bench`: makes the peers' virtualenv on first use and keeps it in
+# step with Scripts/bench/requirements.txt (Pillow, pyvips, numpy, aiohttp
+# from PyPI: benchmark tooling only, never Magpie's runtime), then runs
+# Scripts/bench/bench.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c "import PIL, pyvips, numpy" 2>/dev/null; then
-  python3 -m venv .venv
+[[ -x .venv/bin/python ]] || python3 -m venv .venv
+stamp=.venv/.requirements
+if ! cmp -s Scripts/bench/requirements.txt "$stamp"; then
   .venv/bin/pip install -q -r Scripts/bench/requirements.txt
+  cp Scripts/bench/requirements.txt "$stamp"
 fi
 exec .venv/bin/python Scripts/bench/bench.py "$@"
