@@ -13,6 +13,8 @@ enum MagpieCommand {
       info FILE_OR_URL                          format, size, frames and timing as JSON
       decode FILE... --out DIR                  decode to DIR/NAME.rgba and DIR/NAME.json
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
+      fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json]
+      prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR]
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, decode-scaled, thumb, webp, noop)
       cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]
       demo [DIR] [--out FILE]                   decode and thumbnail the samples into a contact sheet
