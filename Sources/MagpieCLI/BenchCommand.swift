@@ -86,14 +86,16 @@ enum BenchCommand {
   }
 
   /// Fit inside 256x256, keeping the aspect ratio, never upscaling, first
-  /// frame only: shrink while decoding, then Lanczos-3 the rest of the way.
+  /// frame only: the Downsampling processor given the bytes, so it shrinks
+  /// while decoding (and decodes only the scans a scaled progressive JPEG
+  /// needs), then Lanczos-3 the rest of the way.
   static func thumbnail(_ data: Data) throws(MagpieError) -> Image {
-    var image = try CoderRegistry.shared.decode(
-      data, options: DecodeOptions(targetSize: thumbnailBox, firstFrameOnly: true))
-    let target = image.pixelSize.fitting(in: thumbnailBox)
-    if target != image.pixelSize {
-      image.frames = [ImageFrame(pixels: Resampler.resample(image.pixels, to: target))]
-    }
-    return image
+    let options = ImageProcessingOptions(firstFrameOnly: true)
+    if let image = thumbnailer.process(item: .data(data), options: options) { return image }
+    // The processor says only that it failed; the decoder says why.
+    _ = try CoderRegistry.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))
+    throw MagpieError(.processingFailed, "\(thumbnailer.identifier) failed")
   }
+
+  private static let thumbnailer = ImageProcessors.Downsampling(size: thumbnailBox)
 }
