@@ -36,12 +36,7 @@ public enum Resampler {
     precondition(size.width > 0 && size.height > 0, "resampling to an empty size")
     precondition(source.width > 0 && source.height > 0, "resampling an empty image")
     if source.size == size { return source }
-    var factorX = 1
-    var factorY = 1
-    if let gap = reducingGap, gap >= 1 {
-      factorX = max(1, Int(Double(source.width) / (Double(size.width) * gap)))
-      factorY = max(1, Int(Double(source.height) / (Double(size.height) * gap)))
-    }
+    let (factorX, factorY) = boxFactors(from: source.size, to: size, reducingGap: reducingGap)
     if colorSpace == .linear {
       return resampleLinear(source, to: size, kernel: kernel, factorX: factorX, factorY: factorY)
     }
@@ -55,6 +50,40 @@ public enum Resampler {
       extentX /= Double(factorX)
       extentY /= Double(factorY)
     }
+    return convolve(image, extentX: extentX, extentY: extentY, to: size, kernel: kernel)
+  }
+
+  /// The box-reduce factors `resample` uses for a `source` of this size
+  /// going to `size` with `reducingGap`.
+  static func boxFactors(from source: PixelSize, to size: PixelSize, reducingGap: Double?) -> (x: Int, y: Int) {
+    guard let gap = reducingGap, gap >= 1 else { return (1, 1) }
+    return (
+      max(1, Int(Double(source.width) / (Double(size.width) * gap))),
+      max(1, Int(Double(source.height) / (Double(size.height) * gap)))
+    )
+  }
+
+  /// Whether ``convolve(_:extentX:extentY:to:kernel:)`` resamples an image
+  /// of `size` along rows first: it needs both passes, and taps grow with
+  /// the shrink factor, so it runs first the pass that leaves the second
+  /// one less to do (rows first on a near tie, as Pillow always does).
+  static func runsRowsFirst(_ size: PixelSize, extentX: Double, extentY: Double, to target: PixelSize) -> Bool {
+    guard size.height != target.height || extentY != Double(target.height) else { return true }
+    let (w, h) = (Double(size.width), Double(size.height))
+    let (ow, oh) = (Double(target.width), Double(target.height))
+    let tapsX = max(w / ow, 1)
+    let tapsY = max(h / oh, 1)
+    let rowsFirst = h * ow * tapsX + ow * oh * tapsY
+    let columnsFirst = w * oh * tapsY + ow * oh * tapsX
+    return rowsFirst <= columnsFirst * 1.05
+  }
+
+  /// The kernel passes over 8-bit pixels whose content spans `extentX` ×
+  /// `extentY` source pixels (less than the buffer when a box reduce left
+  /// partial blocks).
+  static func convolve(
+    _ image: PixelBuffer, extentX: Double, extentY: Double, to size: PixelSize, kernel: ResamplingKernel
+  ) -> PixelBuffer {
     let needsRows = image.width != size.width || extentX != Double(size.width)
     let needsColumns = image.height != size.height || extentY != Double(size.height)
     let rows = { (image: PixelBuffer) in
@@ -69,15 +98,8 @@ public enum Resampler {
     }
     switch (needsRows, needsColumns) {
     case (true, true):
-      // Taps grow with the shrink factor; run first the pass that leaves
-      // the second one less to do.
-      let (w, h) = (Double(image.width), Double(image.height))
-      let (ow, oh) = (Double(size.width), Double(size.height))
-      let tapsX = max(w / ow, 1)
-      let tapsY = max(h / oh, 1)
-      let rowsFirst = h * ow * tapsX + ow * oh * tapsY
-      let columnsFirst = w * oh * tapsY + ow * oh * tapsX
-      return rowsFirst <= columnsFirst ? columns(rows(image)) : rows(columns(image))
+      let rowsFirst = runsRowsFirst(image.size, extentX: extentX, extentY: extentY, to: size)
+      return rowsFirst ? columns(rows(image)) : rows(columns(image))
     case (true, false): return rows(image)
     case (false, true): return columns(image)
     case (false, false): return image

@@ -26,6 +26,12 @@ struct ResamplingWeights {
   let fixed: [Int16]
   /// `outputCount * taps` weights, each window summing to 1.
   let float: [Float]
+  /// The fixed-point weights as pairs for the row pass: for each output
+  /// pixel, `pairCount` groups of eight `Int16`s, `(w0, w1)` four times
+  /// (one pair of taps for each channel), zero past the last tap.
+  let pairs: [Int16]
+  /// Pairs of taps per output pixel, `taps / 2` rounded up.
+  var pairCount: Int { (taps + 1) / 2 }
 
   /// Taps mapping the source span `[0, inputExtent)` (at most `inputCount`
   /// pixels; less when a box pre-reduce left a partial last block) onto
@@ -37,7 +43,21 @@ struct ResamplingWeights {
     let scale = extent / Double(outputCount)
     let filterScale = max(scale, 1)
     let support = kernel.support * filterScale
-    var taps = min(Int(support.rounded(.up)) * 2 + 1, inputCount)
+    // Each output's window: the source pixels whose centres fall strictly
+    // inside the kernel's support (at least one pixel).
+    var windows = [(first: Int, end: Int)]()
+    windows.reserveCapacity(outputCount)
+    var widest = 1
+    for out in 0..<outputCount {
+      let center = (Double(out) + 0.5) * scale
+      let first = min(max(Int((center - support + 0.5).rounded(.down)), 0), inputCount - 1)
+      let end = max(min(Int((center + support + 0.5).rounded(.down)), inputCount), first + 1)
+      windows.append((first, end))
+      widest = max(widest, end - first)
+    }
+    // An even number of taps when the source allows, so the row pass can
+    // take them in pairs.
+    var taps = min(widest, inputCount)
     if taps % 2 == 1 && taps < inputCount { taps += 1 }
     var starts = [Int](repeating: 0, count: outputCount)
     var fixed = [Int16](repeating: 0, count: outputCount * taps)
@@ -46,15 +66,11 @@ struct ResamplingWeights {
     let one = Double(1 << Self.precisionBits)
     for out in 0..<outputCount {
       let center = (Double(out) + 0.5) * scale
-      // The source pixels whose centres fall inside the kernel's support.
-      var first = max(Int((center - support + 0.5).rounded(.down)), 0)
-      var end = min(Int((center + support + 0.5).rounded(.down)), inputCount)
-      if end - first > taps { (first, end) = Self.nearestWindow(first, end, taps: taps, center: center) }
-      end = max(end, first + 1)
+      let (first, end) = windows[out]
       var total = 0.0
       for k in 0..<taps { window[k] = 0 }
       for i in first..<end {
-        let w = kernel.weight((Double(i) + 0.5 - center) / filterScale)
+        let w = kernel.fastWeight((Double(i) + 0.5 - center) / filterScale)
         window[i - first] = w
         total += w
       }
@@ -81,21 +97,23 @@ struct ResamplingWeights {
       fixed[out * taps + largest] = Int16(Int(fixed[out * taps + largest]) + (1 << Self.precisionBits) - sum)
       starts[out] = start
     }
+    let pairCount = (taps + 1) / 2
+    var pairs = [Int16](repeating: 0, count: outputCount * pairCount * 8)
+    for out in 0..<outputCount {
+      for j in 0..<pairCount {
+        let w0 = fixed[out * taps + 2 * j]
+        let w1 = 2 * j + 1 < taps ? fixed[out * taps + 2 * j + 1] : 0
+        for lane in 0..<4 {
+          pairs[(out * pairCount + j) * 8 + 2 * lane] = w0
+          pairs[(out * pairCount + j) * 8 + 2 * lane + 1] = w1
+        }
+      }
+    }
     self.outputCount = outputCount
     self.taps = taps
     self.starts = starts
     self.fixed = fixed
     self.float = float
-  }
-
-  /// The `taps` pixels of `first..<end` closest to `center`.
-  private static func nearestWindow(_ first: Int, _ end: Int, taps: Int, center: Double) -> (Int, Int) {
-    var lo = first
-    var hi = end
-    while hi - lo > taps {
-      // Drop whichever end pixel's centre lies farther from the centre.
-      if center - (Double(lo) + 0.5) > (Double(hi) - 0.5) - center { lo += 1 } else { hi -= 1 }
-    }
-    return (lo, hi)
+    self.pairs = pairs
   }
 }
