@@ -32,53 +32,26 @@ struct ColorMatrix {
 
   /// The map applied to every pixel. Results are rounded and clamped to
   /// 0...alpha, so they stay valid premultiplied pixels.
+  ///
+  /// Four pixels go at a time as channel planes: a 32-bit lane per pixel,
+  /// split by shifts and masks into red, green, blue and alpha vectors,
+  /// each output channel three multiply-adds of whole vectors, then packed
+  /// back. No per-pixel shuffles, which SSE2 does badly.
   func apply(to source: PixelBuffer) -> PixelBuffer {
     let one = Double(1 << Self.shift)
-    // Column j holds what input channel j adds to each output channel; the
-    // alpha column holds the offsets and passes alpha through.
-    var columns = [SIMD4<Int32>](repeating: .zero, count: 4)
-    var fitsInt16 = true
-    for j in 0..<3 {
-      for r in 0..<3 {
-        let v = (m[r * 3 + j] * one).rounded()
-        fitsInt16 = fitsInt16 && abs(v) < 32_767
-        columns[j][r] = Int32(max(-1e9, min(1e9, v)))
-      }
-    }
-    for r in 0..<3 {
-      let v = (b[r] * one).rounded()
-      fitsInt16 = fitsInt16 && abs(v) < 32_767
-      columns[3][r] = Int32(max(-1e9, min(1e9, v)))
-    }
-    columns[3][3] = Int32(one)
+    // Coefficients beyond ±8 (or offsets beyond ±8 alphas) would overflow
+    // the 16-bit products; clamp them there, far past any useful setting.
+    func fixed(_ value: Double) -> Int32 { Int32(max(-32_767, min(32_767, (value * one).rounded()))) }
+    let k = (0..<9).map { fixed(m[$0]) }
+    let offsets = (0..<3).map { fixed(b[$0]) }
     let (w, h, stride) = (source.width, source.height, source.bytesPerRow)
     let keepsOpaque = source.isOpaque
     return PixelBuffer(uninitializedWidth: w, height: h) { out in
       source.withUnsafeBytes { src in
-        let (c0, c1, c2, c3) = (columns[0], columns[1], columns[2], columns[3])
+        let plan = Plan(k: k, offsets: offsets)
         RowParallelism.run(h, costPerRow: w * 4) { rows in
           for y in rows {
-            let s = src.baseAddress! + y &* stride
-            let d = out.baseAddress! + y &* w &* 4
-            if fitsInt16 {
-              // Coefficients and bytes that fit 16 bits: LLVM multiplies
-              // them with SSE2's pmaddwd.
-              let k0 = SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int16>(truncatingIfNeeded: c0))
-              let k1 = SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int16>(truncatingIfNeeded: c1))
-              let k2 = SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int16>(truncatingIfNeeded: c2))
-              let k3 = SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int16>(truncatingIfNeeded: c3 &>> 1))
-              for x in 0..<w {
-                let p = s.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self)
-                d.storeBytes(
-                  of: Self.transform(p, k0, k1, k2, k3, alphaShift: 1), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
-              }
-            } else {
-              for x in 0..<w {
-                let p = s.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self)
-                d.storeBytes(
-                  of: Self.transform(p, c0, c1, c2, c3, alphaShift: 0), toByteOffset: x &* 4, as: SIMD4<UInt8>.self)
-              }
-            }
+            plan.run(src.baseAddress! + y &* stride, out.baseAddress! + y &* w &* 4, count: w)
           }
         }
       }
@@ -86,18 +59,57 @@ struct ColorMatrix {
     }
   }
 
-  /// One pixel: `k0 r + k1 g + k2 b + (k3 << alphaShift) a`, rounded,
-  /// clamped to 0...a.
-  @inline(__always)
-  private static func transform(
-    _ p: SIMD4<UInt8>, _ k0: SIMD4<Int32>, _ k1: SIMD4<Int32>, _ k2: SIMD4<Int32>, _ k3: SIMD4<Int32>,
-    alphaShift: Int32
-  ) -> SIMD4<UInt8> {
-    let v = SIMD4<Int32>(truncatingIfNeeded: p)
-    let alphaTerm = (k3 &* SIMD4(repeating: v[3])) &<< alphaShift
-    var acc = k0 &* SIMD4(repeating: v[0]) &+ k1 &* SIMD4(repeating: v[1]) &+ k2 &* SIMD4(repeating: v[2])
-    acc &+= alphaTerm &+ SIMD4(repeating: 1 << (shift - 1))
-    let result = (acc &>> shift).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: v[3]))
-    return SIMD4<UInt8>(truncatingIfNeeded: result)
+  /// The fixed-point coefficients, as the loop uses them: nine matrix
+  /// entries then three offsets, as `Int16`, which is what tells LLVM that
+  /// the products fit SSE2's `pmaddwd`.
+  private struct Plan {
+    let coefficients: [Int16]
+
+    init(k: [Int32], offsets: [Int32]) {
+      coefficients = (k + offsets).map { Int16(truncatingIfNeeded: $0) }
+    }
+
+    func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, count: Int) {
+      coefficients.withUnsafeBufferPointer { c in
+        let c = c.baseAddress!
+        var x = 0
+        while x &+ 4 <= count {
+          let p = source.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+          destination.storeBytes(of: Self.transform(p, c), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+          x &+= 4
+        }
+        while x < count {
+          let p = SIMD4<UInt32>(repeating: source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self))
+          destination.storeBytes(of: Self.transform(p, c)[0], toByteOffset: x &* 4, as: UInt32.self)
+          x &+= 1
+        }
+      }
+    }
+
+    /// Four pixels (one per lane, RGBA bytes in memory order, so red is the
+    /// low byte: every platform Swift runs on is little-endian).
+    @inline(__always)
+    private static func transform(_ p: SIMD4<UInt32>, _ c: UnsafePointer<Int16>) -> SIMD4<UInt32> {
+      let mask = SIMD4<UInt32>(repeating: 0xFF)
+      let r = SIMD4<Int32>(truncatingIfNeeded: p & mask)
+      let g = SIMD4<Int32>(truncatingIfNeeded: (p &>> 8) & mask)
+      let b = SIMD4<Int32>(truncatingIfNeeded: (p &>> 16) & mask)
+      let a = SIMD4<Int32>(truncatingIfNeeded: p &>> 24)
+      let half = SIMD4<Int32>(repeating: 1 << (ColorMatrix.shift - 1))
+      @inline(__always) func coefficient(_ i: Int) -> SIMD4<Int32> {
+        SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int16>(repeating: c[i]))
+      }
+      @inline(__always) func channel(_ row: Int) -> SIMD4<UInt32> {
+        var v = r &* coefficient(row &* 3) &+ g &* coefficient(row &* 3 &+ 1) &+ b &* coefficient(row &* 3 &+ 2)
+        v &+= a &* coefficient(9 &+ row) &+ half
+        v &>>= ColorMatrix.shift
+        // Clamp to 0...alpha with masks: max(v, 0), then min(v, a).
+        v &= ~(v &>> 31)
+        let over = v &- a
+        v &-= over & ~(over &>> 31)
+        return SIMD4<UInt32>(truncatingIfNeeded: v)
+      }
+      return channel(0) | channel(1) &<< 8 | channel(2) &<< 16 | (p & SIMD4(repeating: 0xFF00_0000))
+    }
   }
 }
