@@ -136,14 +136,10 @@ public struct JPEGCoder: ImageCoder {
     let denominator = options.shrinkDenominator(for: stored, orientation: applied)
     let size = try decompressor.setOutput(scaleDenominator: denominator, maxMemory: options.maxTotalByteCount)
     try options.checkPixelLimit(decoded: size, declared: stored)
-    if onlyNeededScans && denominator > 1 && header.is_progressive != 0 {
-      var dcOnly = false
-      if denominator == 8, let needed = options.requiredStoredSize(for: stored, orientation: applied) {
-        let shrink = min(
-          Double(size.width) / Double(max(needed.width, 1)), Double(size.height) / Double(max(needed.height, 1)))
-        dcOnly = shrink >= dcOnlyShrinkFactor
-      }
-      _ = try decompressor.skipUnneededScans(dcOnly: dcOnly)
+    if onlyNeededScans {
+      try skipUnneededScans(
+        decompressor, header: header, options: options, stored: stored, applied: applied, output: size,
+        denominator: denominator)
     }
     try decompressor.start()
     // A multi-scan image has read all its data by now: fail before
@@ -168,7 +164,25 @@ public struct JPEGCoder: ImageCoder {
       orientation: orientation, isPartial: isPartial)
   }
 
-  private static func orientation(of header: mp_jpeg_header) -> ImageOrientation {
+  /// For a progressive image decoded at 1/`denominator` (> 1) to `size`,
+  /// leaves out the scans that scale does not read; chroma keeps only DC
+  /// when the 1/8 image will be shrunk by ``dcOnlyShrinkFactor`` or more.
+  static func skipUnneededScans(
+    _ decompressor: JPEGDecompressor, header: mp_jpeg_header, options: DecodeOptions, stored: PixelSize,
+    applied: ImageOrientation, output size: PixelSize, denominator: Int
+  ) throws(MagpieError) {
+    guard denominator > 1, header.is_progressive != 0 else { return }
+    var dcOnly = false
+    if denominator == 8, let needed = options.requiredStoredSize(for: stored, orientation: applied) {
+      let shrink = min(
+        Double(size.width) / Double(max(needed.width, 1)), Double(size.height) / Double(max(needed.height, 1)))
+      dcOnly = shrink >= dcOnlyShrinkFactor
+    }
+    _ = try decompressor.skipUnneededScans(dcOnly: dcOnly)
+  }
+
+  /// The EXIF orientation in the header's APP1 block, `.up` without one.
+  static func orientation(of header: mp_jpeg_header) -> ImageOrientation {
     guard let exif = header.exif, header.exif_length > 0 else { return .up }
     return EXIFOrientationReader.orientation(inEXIF: UnsafeRawBufferPointer(start: exif, count: header.exif_length))
   }
