@@ -14,8 +14,14 @@ enum BenchCommand {
       throw .usage("bench", "expected TASK LISTFILE REPS WARMUP")
     }
     let task = arguments.positionals[0]
-    guard ["decode", "decode-scaled", "thumb", "webp", "noop"].contains(task) else {
-      throw .usage("bench", "unknown task '\(task)'; expected decode, decode-scaled, thumb, webp or noop")
+    // `process:SPEC` and `thumb-batch` are Magpie's additions to the
+    // protocol (ProcessSpec+Bench.swift).
+    let processSpec = try ProcessSpec.benchSpec(task)
+    guard ["decode", "decode-scaled", "thumb", "webp", "noop", "thumb-batch"].contains(task) || processSpec != nil
+    else {
+      throw .usage(
+        "bench",
+        "unknown task '\(task)'; expected decode, decode-scaled, thumb, thumb-batch, webp, process:SPEC or noop")
     }
     guard let reps = Int(arguments.positionals[2]), reps >= 0,
       let warmup = Int(arguments.positionals[3]), warmup >= 0
@@ -29,6 +35,17 @@ enum BenchCommand {
     if task == "noop" { return }
     let listText = String(decoding: try InputFile.readFile(arguments.positionals[1]), as: UTF8.self)
     let paths = listText.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+    if task == "thumb-batch" {
+      print(ProcessSpec.measureBatch(listFile: arguments.positionals[1], paths: paths, reps: reps, warmup: warmup).text)
+      return
+    }
+    if let processSpec {
+      for path in paths {
+        print(processSpec.measure(path: path, reps: reps, warmup: warmup).text)
+        fflush(nil)
+      }
+      return
+    }
     for path in paths {
       print(measure(task: task, path: path, reps: reps, warmup: warmup).text)
       fflush(nil)
