@@ -63,24 +63,51 @@ struct ColorMatrix {
   /// entries then three offsets, as `Int16`, which is what tells LLVM that
   /// the products fit SSE2's `pmaddwd`.
   private struct Plan {
+    /// Which of the loop's copies runs.
+    enum Shape {
+      /// Any matrix.
+      case general
+      /// Every row the same (grayscale): one channel computed, copied.
+      case uniform
+      /// Only the diagonal and offsets (tint, overlay): one term a channel.
+      case diagonal
+    }
+
     let coefficients: [Int16]
+    let shape: Shape
 
     init(k: [Int32], offsets: [Int32]) {
       coefficients = (k + offsets).map { Int16(truncatingIfNeeded: $0) }
+      if k[0...2] == k[3...5] && k[0...2] == k[6...8] && offsets.allSatisfy({ $0 == offsets[0] }) {
+        shape = .uniform
+      } else if [1, 2, 3, 5, 6, 7].allSatisfy({ k[$0] == 0 }) {
+        shape = .diagonal
+      } else {
+        shape = .general
+      }
     }
 
     func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, count: Int) {
+      switch shape {
+      case .general: run(source, destination, count: count, shape: .general)
+      case .uniform: run(source, destination, count: count, shape: .uniform)
+      case .diagonal: run(source, destination, count: count, shape: .diagonal)
+      }
+    }
+
+    @inline(__always)
+    private func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, count: Int, shape: Shape) {
       coefficients.withUnsafeBufferPointer { c in
         let c = c.baseAddress!
         var x = 0
         while x &+ 4 <= count {
           let p = source.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-          destination.storeBytes(of: Self.transform(p, c), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+          destination.storeBytes(of: Self.transform(p, c, shape), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
           x &+= 4
         }
         while x < count {
           let p = SIMD4<UInt32>(repeating: source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self))
-          destination.storeBytes(of: Self.transform(p, c)[0], toByteOffset: x &* 4, as: UInt32.self)
+          destination.storeBytes(of: Self.transform(p, c, shape)[0], toByteOffset: x &* 4, as: UInt32.self)
           x &+= 1
         }
       }
@@ -89,7 +116,7 @@ struct ColorMatrix {
     /// Four pixels (one per lane, RGBA bytes in memory order, so red is the
     /// low byte: every platform Swift runs on is little-endian).
     @inline(__always)
-    private static func transform(_ p: SIMD4<UInt32>, _ c: UnsafePointer<Int16>) -> SIMD4<UInt32> {
+    private static func transform(_ p: SIMD4<UInt32>, _ c: UnsafePointer<Int16>, _ shape: Shape) -> SIMD4<UInt32> {
       let mask = SIMD4<UInt32>(repeating: 0xFF)
       let r = SIMD4<Int32>(truncatingIfNeeded: p & mask)
       let g = SIMD4<Int32>(truncatingIfNeeded: (p &>> 8) & mask)
@@ -99,17 +126,32 @@ struct ColorMatrix {
       @inline(__always) func coefficient(_ i: Int) -> SIMD4<Int32> {
         SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int16>(repeating: c[i]))
       }
-      @inline(__always) func channel(_ row: Int) -> SIMD4<UInt32> {
-        var v = r &* coefficient(row &* 3) &+ g &* coefficient(row &* 3 &+ 1) &+ b &* coefficient(row &* 3 &+ 2)
-        v &+= a &* coefficient(9 &+ row) &+ half
-        v &>>= ColorMatrix.shift
+      @inline(__always) func finish(_ sum: SIMD4<Int32>) -> SIMD4<UInt32> {
+        var v = (sum &+ half) &>> ColorMatrix.shift
         // Clamp to 0...alpha with masks: max(v, 0), then min(v, a).
         v &= ~(v &>> 31)
         let over = v &- a
         v &-= over & ~(over &>> 31)
         return SIMD4<UInt32>(truncatingIfNeeded: v)
       }
-      return channel(0) | channel(1) &<< 8 | channel(2) &<< 16 | (p & SIMD4(repeating: 0xFF00_0000))
+      @inline(__always) func channel(_ row: Int) -> SIMD4<UInt32> {
+        var v = r &* coefficient(row &* 3) &+ g &* coefficient(row &* 3 &+ 1) &+ b &* coefficient(row &* 3 &+ 2)
+        v &+= a &* coefficient(9 &+ row)
+        return finish(v)
+      }
+      let alpha = p & SIMD4(repeating: 0xFF00_0000)
+      switch shape {
+      case .general:
+        return channel(0) | channel(1) &<< 8 | channel(2) &<< 16 | alpha
+      case .uniform:
+        let gray = channel(0)
+        return gray | gray &<< 8 | gray &<< 16 | alpha
+      case .diagonal:
+        let red = finish(r &* coefficient(0) &+ a &* coefficient(9))
+        let green = finish(g &* coefficient(4) &+ a &* coefficient(10))
+        let blue = finish(b &* coefficient(8) &+ a &* coefficient(11))
+        return red | green &<< 8 | blue &<< 16 | alpha
+      }
     }
   }
 }

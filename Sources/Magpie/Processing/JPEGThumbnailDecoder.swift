@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Shrink-on-load for JPEG thumbnails without ever holding the DCT-scaled
@@ -70,7 +69,7 @@ enum JPEGThumbnailDecoder {
   /// that fits `box`, with `reducingGap`; `onlyNeededScans` as
   /// ``JPEGCoder/decodesOnlyNeededScans``. With a `kernel`, an upright
   /// image also gets that kernel's row pass to the fitted width, run band
-  /// by band alongside decoding (see ``Reduced/rowPassOutput``).
+  /// by band as decoding goes (see ``Reduced/rowPassOutput``).
   static func decode(
     _ bytes: UnsafeRawBufferPointer, fitting box: PixelSize, options: DecodeOptions, reducingGap: Double?,
     onlyNeededScans: Bool, kernel: ResamplingKernel? = nil
@@ -116,7 +115,7 @@ enum JPEGThumbnailDecoder {
     var extentX = Double(size.width) / Double(factorX)
     var extentY = Double(size.height) / Double(factorY)
     // Upright images whose kernel pass starts along rows run that pass on
-    // each band on another core while libjpeg decodes the next one.
+    // each band as soon as it is reduced.
     var rowPass: (weights: ResamplingWeights, output: PixelBuffer?)?
     if let kernel, applied == .up, outW != target.width || extentX != Double(target.width),
       Resampler.runsRowsFirst(PixelSize(width: outW, height: outH), extentX: extentX, extentY: extentY, to: target)
@@ -132,7 +131,7 @@ enum JPEGThumbnailDecoder {
         (hOut: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
         inner = try PixelBuffer(uninitializedWidth: outW, height: outH) {
           (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-          try pipelined(
+          try fused(
             decompressor, geometry, into: out.baseAddress!, rowPassInto: hOut.baseAddress!, weights: weights)
           return true
         }
@@ -159,33 +158,23 @@ enum JPEGThumbnailDecoder {
       isPartial: isPartial, rowPassOutput: rowPass?.output)
   }
 
-  /// Decodes and reduces band by band on this thread, running the kernel's
-  /// row pass over each finished band on another; waits for the last.
-  private static func pipelined(
+  /// Decodes and reduces band by band, running the kernel's row pass over
+  /// each band while it is still in cache. (Running it on another core
+  /// instead measured no faster at best and slower on a busy machine.)
+  private static func fused(
     _ decompressor: JPEGDecompressor, _ geometry: BandGeometry, into out: UnsafeMutableRawPointer,
     rowPassInto horizontal: UnsafeMutableRawPointer, weights: ResamplingWeights
   ) throws(MagpieError) {
-    let group = DispatchGroup()
-    // Every band's row pass must be over before the buffers go away,
-    // whether or not decoding failed.
-    defer { group.wait() }
     let failure: MagpieError? = weights.pairs.withUnsafeBytes { pairs in
       weights.starts.withUnsafeBufferPointer { starts in
         let pass = Resampler.RowPass(
           source: out, sourceWidth: geometry.outputWidth, stride: geometry.outputWidth * 4, destination: horizontal,
           width: weights.outputCount, pairCount: weights.pairCount, starts: starts.baseAddress!,
           weights: pairs.baseAddress!)
-        // The pointers outlive the work: `group.wait()` runs before any of
-        // them is released, and bands are disjoint rows.
-        let shared = UncheckedSendable(pass)
         do throws(MagpieError) {
-          try geometry.read(decompressor, into: out) { rows in
-            DispatchQueue.global().async(group: group) { shared.value.run(rows, opaque: true) }
-          }
-          group.wait()
+          try geometry.read(decompressor, into: out) { rows in pass.run(rows, opaque: true) }
           return nil
         } catch {
-          group.wait()
           return error
         }
       }
