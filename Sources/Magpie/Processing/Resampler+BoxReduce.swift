@@ -75,13 +75,14 @@ extension Resampler {
           // The common thumbnail step: 2x2 blocks, two blocks a step.
           let below = firstRow + stride
           while ox &+ 2 <= width / 2 {
-            let a = SIMD16<UInt16>(
-              truncatingIfNeeded: firstRow.loadUnaligned(fromByteOffset: ox &* 8, as: SIMD16<UInt8>.self))
-            let b = SIMD16<UInt16>(
-              truncatingIfNeeded: below.loadUnaligned(fromByteOffset: ox &* 8, as: SIMD16<UInt8>.self))
-            let s = a &+ b
-            let left = s.lowHalf.lowHalf &+ s.lowHalf.highHalf
-            let right = s.highHalf.lowHalf &+ s.highHalf.highHalf
+            // Widened in halves: the SIMD16 conversion is an outlined
+            // generic call, the SIMD8 one a single unpack.
+            let a = firstRow.loadUnaligned(fromByteOffset: ox &* 8, as: SIMD16<UInt8>.self)
+            let b = below.loadUnaligned(fromByteOffset: ox &* 8, as: SIMD16<UInt8>.self)
+            let low = SIMD8<UInt16>(truncatingIfNeeded: a.lowHalf) &+ SIMD8<UInt16>(truncatingIfNeeded: b.lowHalf)
+            let high = SIMD8<UInt16>(truncatingIfNeeded: a.highHalf) &+ SIMD8<UInt16>(truncatingIfNeeded: b.highHalf)
+            let left = low.lowHalf &+ low.highHalf
+            let right = high.lowHalf &+ high.highHalf
             let mean = (SIMD8(lowHalf: left, highHalf: right) &+ 2) &>> 2
             outRow.storeBytes(
               of: SIMD8<UInt8>(truncatingIfNeeded: mean), toByteOffset: ox &* 4, as: SIMD8<UInt8>.self)

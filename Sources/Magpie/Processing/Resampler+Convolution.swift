@@ -99,6 +99,24 @@ extension Resampler {
     @inline(__always)
     private func spreadPairs(_ row: UnsafeRawPointer, into line: UnsafeMutableRawPointer) {
       var k = 0
+      // Four entries a step: pixels k...k+3 interleaved byte by byte with
+      // pixels k+1...k+4 are entries k...k+3 (two unpack instructions).
+      while k &+ 5 <= sourceWidth {
+        let a = row.loadUnaligned(fromByteOffset: k &* 4, as: SIMD16<UInt8>.self)
+        let b = row.loadUnaligned(fromByteOffset: k &* 4 &+ 4, as: SIMD16<UInt8>.self)
+        let low = SIMD16<UInt8>(
+          a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
+        let high = SIMD16<UInt8>(
+          a[8], b[8], a[9], b[9], a[10], b[10], a[11], b[11], a[12], b[12], a[13], b[13], a[14], b[14], a[15], b[15])
+        // Widened eight bytes at a time: the SIMD16 conversion is an
+        // outlined generic call, the SIMD8 one a single unpack.
+        let out = line + k &* 16
+        out.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: low.lowHalf), as: SIMD8<Int16>.self)
+        out.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: low.highHalf), toByteOffset: 16, as: SIMD8<Int16>.self)
+        out.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: high.lowHalf), toByteOffset: 32, as: SIMD8<Int16>.self)
+        out.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: high.highHalf), toByteOffset: 48, as: SIMD8<Int16>.self)
+        k &+= 4
+      }
       while k &+ 1 < sourceWidth {
         let p = row.loadUnaligned(fromByteOffset: k &* 4, as: SIMD8<UInt8>.self)
         let mixed = SIMD8<UInt8>(p[0], p[4], p[1], p[5], p[2], p[6], p[3], p[7])
