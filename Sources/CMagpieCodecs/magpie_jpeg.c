@@ -133,6 +133,9 @@ struct mp_jpeg_decoder {
   // Cached: jpeg_has_multiple_scans raises an error once decoding has ended.
   int has_multiple_scans;
   size_t max_memory;
+  // The input with unneeded progressive scans left out, when
+  // skip_unneeded_scans made one; libjpeg reads from it after the header.
+  uint8_t *filtered;
 };
 
 // Stops files with absurd scan counts before they cost a pass each.
@@ -168,6 +171,7 @@ void mp_jpeg_decoder_destroy(mp_jpeg_decoder *dec) {
   if (dec == NULL) return;
   // jpeg_destroy never raises an error: it only frees pools.
   jpeg_destroy_decompress(&dec->cinfo);
+  free(dec->filtered);
   free(dec);
 }
 
@@ -281,6 +285,213 @@ mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *dec, unsigned scale_d
   *output_width = cinfo->output_width;
   *output_height = cinfo->output_height;
   dec->stage = STAGE_OUTPUT_SET;
+  return MP_JPEG_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Scan selection for scaled progressive decoding.
+
+// Zigzag position of the coefficient in row `r`, column `c` of a block:
+// progressive scans name coefficient bands by zigzag position.
+static const uint8_t mp_zigzag[8][8] = {
+    {0, 1, 5, 6, 14, 15, 27, 28},     {2, 4, 7, 13, 16, 26, 29, 42},    {3, 8, 12, 17, 25, 30, 41, 43},
+    {9, 11, 18, 24, 31, 40, 44, 53},  {10, 19, 23, 32, 39, 45, 52, 54}, {20, 22, 33, 38, 46, 51, 55, 60},
+    {21, 34, 37, 47, 50, 56, 59, 61}, {35, 36, 48, 49, 57, 58, 62, 63},
+};
+
+// Where the entropy-coded data starting at `p` ends: the 0xFF of the next
+// marker that is not a restart marker (0xFF00 is a stuffed data byte).
+static size_t mp_entropy_end(const uint8_t *data, size_t p, size_t size) {
+  while (p < size) {
+    const uint8_t *ff = memchr(data + p, 0xFF, size - p);
+    if (ff == NULL) return size;
+    p = (size_t)(ff - data);
+    if (p + 1 >= size) return size;
+    uint8_t m = data[p + 1];
+    if (m == 0xFF) {
+      p += 1;  // fill byte: the marker follows
+    } else if (m == 0x00 || (m >= 0xD0 && m <= 0xD7)) {
+      p += 2;
+    } else {
+      return p;
+    }
+  }
+  return size;
+}
+
+// One scan after the first: where its SOS marker starts and its data ends,
+// and what it codes.
+typedef struct {
+  size_t start, end;
+  int components[MAX_COMPS_IN_SCAN];
+  int count, ss, se, ah;
+  int keep;
+} mp_scan_record;
+
+// Walks the segments after the first scan, recording every later scan.
+// Stops at EOI or at anything unexpected (junk between segments, a cut-off
+// segment, a malformed scan header): what follows is passed on as it is,
+// for libjpeg to report. Returns the number of scans recorded, or -1 when
+// there are more than `capacity`.
+static int mp_find_scans(j_decompress_ptr cinfo, const uint8_t *data, size_t size, mp_scan_record *scans,
+                         int capacity) {
+  int found = 0;
+  size_t p = mp_entropy_end(data, 0, size);
+  while (p + 1 < size && data[p] == 0xFF) {
+    uint8_t m = data[p + 1];
+    if (m == 0xFF) {
+      p += 1;
+      continue;
+    }
+    if (m == 0xD9) break;                                                // EOI
+    if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {                         // no length
+      p += 2;
+      continue;
+    }
+    if (p + 4 > size) break;
+    size_t length = (size_t)data[p + 2] << 8 | data[p + 3];
+    if (length < 2 || p + 2 + length > size) break;
+    size_t segment_end = p + 2 + length;
+    if (m != 0xDA) {
+      p = segment_end;
+      continue;
+    }
+    const uint8_t *h = data + p + 4;
+    int ns = h[0];
+    if (ns < 1 || ns > MAX_COMPS_IN_SCAN || length != (size_t)(6 + 2 * ns)) break;
+    if (found == capacity) return -1;
+    mp_scan_record *scan = &scans[found++];
+    scan->start = p;
+    scan->end = mp_entropy_end(data, segment_end, size);
+    scan->count = ns;
+    for (int i = 0; i < ns; i++) {
+      scan->components[i] = -1;
+      for (int ci = 0; ci < cinfo->num_components; ci++) {
+        if (cinfo->comp_info[ci].component_id == h[1 + 2 * i]) scan->components[i] = ci;
+      }
+    }
+    scan->ss = h[1 + 2 * ns];
+    scan->se = h[2 + 2 * ns];
+    scan->ah = h[3 + 2 * ns] >> 4;
+    scan->keep = 1;
+    p = scan->end;
+  }
+  return found;
+}
+
+// Marks the scans to keep, last to first: a scan is kept when it codes a
+// coefficient that is required, and a kept refinement scan (Ah > 0)
+// requires every earlier scan of its band, since refining a coefficient
+// depends on all that came before it. Returns how many are dropped.
+static int mp_plan_scans(mp_scan_record *scans, int count, uint8_t required[MAX_COMPONENTS][DCTSIZE2]) {
+  int dropped = 0;
+  for (int i = count - 1; i >= 0; i--) {
+    mp_scan_record *scan = &scans[i];
+    int useful = 0;
+    for (int j = 0; j < scan->count; j++) {
+      int ci = scan->components[j];
+      if (ci < 0 || scan->ss > scan->se || scan->se >= DCTSIZE2) {
+        useful = 1;  // malformed: keep it for libjpeg to report
+        continue;
+      }
+      for (int k = scan->ss; k <= scan->se; k++) useful |= required[ci][k];
+    }
+    scan->keep = useful;
+    if (!useful) {
+      dropped++;
+      continue;
+    }
+    if (scan->ah == 0) continue;
+    for (int j = 0; j < scan->count; j++) {
+      int ci = scan->components[j];
+      if (ci < 0 || scan->se >= DCTSIZE2) continue;
+      for (int k = scan->ss; k <= scan->se; k++) required[ci][k] = 1;
+    }
+  }
+  return dropped;
+}
+
+mp_jpeg_status mp_jpeg_decoder_skip_unneeded_scans(mp_jpeg_decoder *dec, int dc_only, unsigned *kept,
+                                                   unsigned *dropped) {
+  if (dec == NULL || kept == NULL || dropped == NULL) return MP_JPEG_MISUSE;
+  *kept = 0;
+  *dropped = 0;
+  if (dec->stage != STAGE_OUTPUT_SET) return mp_misuse(dec, "skip_unneeded_scans goes between set_output and start");
+  j_decompress_ptr cinfo = &dec->cinfo;
+  if (!cinfo->progressive_mode || dec->filtered != NULL) return MP_JPEG_OK;
+  if (cinfo->num_components < 1 || cinfo->num_components > MAX_COMPONENTS) return MP_JPEG_OK;
+
+  // The coefficients the scaled IDCT reads: the first s x s of each block,
+  // s being the component's scaled block size (set by set_output).
+  uint8_t required[MAX_COMPONENTS][DCTSIZE2];
+  memset(required, 0, sizeof required);
+  int all_needed = 1;
+  for (int ci = 0; ci < cinfo->num_components; ci++) {
+#if JPEG_LIB_VERSION >= 70
+    int s = cinfo->comp_info[ci].DCT_h_scaled_size;
+    if (cinfo->comp_info[ci].DCT_v_scaled_size > s) s = cinfo->comp_info[ci].DCT_v_scaled_size;
+#else
+    int s = cinfo->comp_info[ci].DCT_scaled_size;
+#endif
+    if (dc_only || s < 1) s = 1;
+    if (s > DCTSIZE) s = DCTSIZE;
+    if (s < DCTSIZE) all_needed = 0;
+    for (int r = 0; r < s; r++) {
+      for (int c = 0; c < s; c++) required[ci][mp_zigzag[r][c]] = 1;
+    }
+  }
+  if (all_needed) return MP_JPEG_OK;
+
+  // libjpeg has read the header up to and including the first scan's SOS:
+  // what is left starts with that scan's data, which is always kept (the
+  // first scan of a progressive image carries DC coefficients, always
+  // needed, and libjpeg has started it).
+  struct jpeg_source_mgr *src = cinfo->src;
+  const uint8_t *data = src->next_input_byte;
+  size_t size = src->bytes_in_buffer;
+  mp_scan_record *scans = malloc(sizeof(mp_scan_record) * MP_JPEG_MAX_SCANS);
+  if (scans == NULL) {
+    mp_copy_message(dec->err.message, "out of memory choosing JPEG scans");
+    return MP_JPEG_TOO_LARGE;
+  }
+  // More scans than the decoder accepts: leave the input alone for the
+  // progress monitor to refuse.
+  int count = mp_find_scans(cinfo, data, size, scans, MP_JPEG_MAX_SCANS);
+  int skipped = count > 0 ? mp_plan_scans(scans, count, required) : 0;
+  if (skipped == 0) {
+    free(scans);
+    return MP_JPEG_OK;
+  }
+  uint8_t *out = malloc(size);
+  if (out == NULL) {
+    free(scans);
+    mp_copy_message(dec->err.message, "out of memory choosing JPEG scans");
+    return MP_JPEG_TOO_LARGE;
+  }
+  // The input less the dropped scans; everything between scans (tables,
+  // restart settings, comments, EOI) stays.
+  size_t n = 0, p = 0;
+  for (int i = 0; i < count; i++) {
+    if (scans[i].keep) continue;
+    memcpy(out + n, data + p, scans[i].start - p);
+    n += scans[i].start - p;
+    p = scans[i].end;
+  }
+  memcpy(out + n, data + p, size - p);
+  n += size - p;
+  free(scans);
+  // libjpeg's memory source keeps no other pointer into the buffer: from
+  // here on it reads the filtered copy, which the decoder owns and frees.
+  dec->filtered = out;
+  src->next_input_byte = out;
+  src->bytes_in_buffer = n;
+  // Block smoothing guesses missing low-frequency AC coefficients from
+  // neighbouring DCs, for partly loaded images. Here nothing the output
+  // reads is missing (or, with dc_only, it is left out on purpose), and the
+  // guesses measured slower and farther from the full decode.
+  cinfo->do_block_smoothing = FALSE;
+  *kept = (unsigned)(count - skipped + 1);
+  *dropped = (unsigned)skipped;
   return MP_JPEG_OK;
 }
 

@@ -14,8 +14,14 @@ enum BenchCommand {
       throw .usage("bench", "expected TASK LISTFILE REPS WARMUP")
     }
     let task = arguments.positionals[0]
-    guard ["decode", "decode-scaled", "thumb", "webp", "noop"].contains(task) else {
-      throw .usage("bench", "unknown task '\(task)'; expected decode, decode-scaled, thumb, webp or noop")
+    // `process:SPEC` and `thumb-batch` are Magpie's additions to the
+    // protocol (ProcessSpec+Bench.swift).
+    let processSpec = try ProcessSpec.benchSpec(task)
+    guard ["decode", "decode-scaled", "thumb", "webp", "noop", "thumb-batch"].contains(task) || processSpec != nil
+    else {
+      throw .usage(
+        "bench",
+        "unknown task '\(task)'; expected decode, decode-scaled, thumb, thumb-batch, webp, process:SPEC or noop")
     }
     guard let reps = Int(arguments.positionals[2]), reps >= 0,
       let warmup = Int(arguments.positionals[3]), warmup >= 0
@@ -29,6 +35,17 @@ enum BenchCommand {
     if task == "noop" { return }
     let listText = String(decoding: try InputFile.readFile(arguments.positionals[1]), as: UTF8.self)
     let paths = listText.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+    if task == "thumb-batch" {
+      print(ProcessSpec.measureBatch(listFile: arguments.positionals[1], paths: paths, reps: reps, warmup: warmup).text)
+      return
+    }
+    if let processSpec {
+      for path in paths {
+        print(processSpec.measure(path: path, reps: reps, warmup: warmup).text)
+        fflush(nil)
+      }
+      return
+    }
     for path in paths {
       print(measure(task: task, path: path, reps: reps, warmup: warmup).text)
       fflush(nil)
@@ -86,14 +103,16 @@ enum BenchCommand {
   }
 
   /// Fit inside 256x256, keeping the aspect ratio, never upscaling, first
-  /// frame only: shrink while decoding, then Lanczos-3 the rest of the way.
+  /// frame only: the Downsampling processor given the bytes, so it shrinks
+  /// while decoding (and decodes only the scans a scaled progressive JPEG
+  /// needs), then Lanczos-3 the rest of the way.
   static func thumbnail(_ data: Data) throws(MagpieError) -> Image {
-    var image = try CoderRegistry.shared.decode(
-      data, options: DecodeOptions(targetSize: thumbnailBox, firstFrameOnly: true))
-    let target = image.pixelSize.fitting(in: thumbnailBox)
-    if target != image.pixelSize {
-      image.frames = [ImageFrame(pixels: Resampler.resample(image.pixels, to: target))]
-    }
-    return image
+    let options = ImageProcessingOptions(firstFrameOnly: true)
+    if let image = thumbnailer.process(item: .data(data), options: options) { return image }
+    // The processor says only that it failed; the decoder says why.
+    _ = try CoderRegistry.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))
+    throw MagpieError(.processingFailed, "\(thumbnailer.identifier) failed")
   }
+
+  private static let thumbnailer = ImageProcessors.Downsampling(size: thumbnailBox)
 }

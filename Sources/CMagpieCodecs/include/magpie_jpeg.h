@@ -106,6 +106,24 @@ mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *decoder, unsigned sca
                                           mp_jpeg_output_format format, size_t max_memory,
                                           uint32_t *output_width, uint32_t *output_height);
 
+/// For a progressive JPEG, after set_output and before start: leaves out of
+/// the input the scans that add nothing to the chosen output scale, so they
+/// are never entropy-decoded (they are skipped by finding the next marker).
+/// At 1/8 scale libjpeg's IDCT reads only each block's DC coefficient (and,
+/// for subsampled chroma that it scales up by IDCT instead of upsampling,
+/// the first 2x2), at 1/4 the first 2x2 or 4x4, and so on. A scan is kept
+/// when it codes a coefficient the output reads, or when a kept refinement
+/// scan depends on it (refining a band needs every earlier scan of that
+/// band), so every coefficient the output reads comes out bit for bit as in
+/// a full decode. With `dc_only` non-zero, only DC coefficients count as
+/// needed for every component: chroma then loses the detail of its 2x2 IDCT
+/// (the caller decides when that is acceptable). Sets *kept and *dropped to
+/// the number of scans kept and left out (both 0 when the image is not
+/// progressive or no scan can go, and nothing changes).
+/// MP_JPEG_TOO_LARGE when out of memory, and nothing changes.
+mp_jpeg_status mp_jpeg_decoder_skip_unneeded_scans(mp_jpeg_decoder *decoder, int dc_only, unsigned *kept,
+                                                   unsigned *dropped);
+
 /// Starts decompression. A multi-scan image reads all its input here.
 mp_jpeg_status mp_jpeg_decoder_start(mp_jpeg_decoder *decoder);
 

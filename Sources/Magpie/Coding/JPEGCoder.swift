@@ -18,6 +18,17 @@ import Foundation
 /// per component); that working memory is capped at
 /// ``DecodeOptions/maxTotalByteCount``.
 ///
+/// A progressive file decoded at 1/2, 1/4 or 1/8 scale is decoded from only
+/// the scans that scale reads (``decodesOnlyNeededScans``): at 1/8 the IDCT
+/// reads just each block's DC coefficient (and the first 2x2 of subsampled
+/// chroma), so the AC scans that make up most of the file are skipped
+/// without being entropy-decoded. The pixels are the same as from every
+/// scan. When the 1/8-scale image is at least 1.5 times the size the
+/// caller needs, so that it will be shrunk further anyway, chroma keeps
+/// only its DC too: the 2x2 chroma detail that loses is finer than the
+/// final image shows (tested at >= 40 dB PSNR against the thumbnail made
+/// from every scan).
+///
 /// When the coded data stops before the image is full (a cut-off file, or
 /// a header that overstates the size), libjpeg fills the rest and the image
 /// comes back flagged ``Image/isPartial`` if
@@ -36,6 +47,15 @@ public struct JPEGCoder: ImageCoder {
   /// Pillow; progressive files are always optimized by libjpeg.
   public var optimizesCoding = false
 
+  /// Whether a scaled decode of a progressive JPEG skips the scans the
+  /// scale does not read (on by default; off decodes every scan, as libjpeg
+  /// does by itself).
+  public var decodesOnlyNeededScans = true
+
+  /// A coarser 1/8 decode may drop chroma detail when the image will be
+  /// shrunk by at least this factor afterwards.
+  static let dcOnlyShrinkFactor = 1.5
+
   /// Creates the coder.
   public init() {}
 
@@ -44,8 +64,11 @@ public struct JPEGCoder: ImageCoder {
 
   /// Decodes a JPEG into upright, opaque RGBA pixels.
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
+    let onlyNeededScans = decodesOnlyNeededScans
     let result: Result<Image, MagpieError> = data.withUnsafeBytes { bytes in
-      Result { () throws(MagpieError) in try Self.decode(bytes: bytes, options: options) }
+      Result { () throws(MagpieError) in
+        try Self.decode(bytes: bytes, options: options, onlyNeededScans: onlyNeededScans)
+      }
     }
     var image = try result.get()
     if options.keepsOriginalData { image.originalData = data }
@@ -102,7 +125,9 @@ public struct JPEGCoder: ImageCoder {
     return try result.get()
   }
 
-  private static func decode(bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(MagpieError) -> Image {
+  private static func decode(
+    bytes: UnsafeRawBufferPointer, options: DecodeOptions, onlyNeededScans: Bool
+  ) throws(MagpieError) -> Image {
     let decompressor = try JPEGDecompressor()
     let header = try decompressor.readHeader(bytes)
     let orientation = orientation(of: header)
@@ -111,6 +136,11 @@ public struct JPEGCoder: ImageCoder {
     let denominator = options.shrinkDenominator(for: stored, orientation: applied)
     let size = try decompressor.setOutput(scaleDenominator: denominator, maxMemory: options.maxTotalByteCount)
     try options.checkPixelLimit(decoded: size, declared: stored)
+    if onlyNeededScans {
+      try skipUnneededScans(
+        decompressor, header: header, options: options, stored: stored, applied: applied, output: size,
+        denominator: denominator)
+    }
     try decompressor.start()
     // A multi-scan image has read all its data by now: fail before
     // allocating pixels.
@@ -134,7 +164,25 @@ public struct JPEGCoder: ImageCoder {
       orientation: orientation, isPartial: isPartial)
   }
 
-  private static func orientation(of header: mp_jpeg_header) -> ImageOrientation {
+  /// For a progressive image decoded at 1/`denominator` (> 1) to `size`,
+  /// leaves out the scans that scale does not read; chroma keeps only DC
+  /// when the 1/8 image will be shrunk by ``dcOnlyShrinkFactor`` or more.
+  static func skipUnneededScans(
+    _ decompressor: JPEGDecompressor, header: mp_jpeg_header, options: DecodeOptions, stored: PixelSize,
+    applied: ImageOrientation, output size: PixelSize, denominator: Int
+  ) throws(MagpieError) {
+    guard denominator > 1, header.is_progressive != 0 else { return }
+    var dcOnly = false
+    if denominator == 8, let needed = options.requiredStoredSize(for: stored, orientation: applied) {
+      let shrink = min(
+        Double(size.width) / Double(max(needed.width, 1)), Double(size.height) / Double(max(needed.height, 1)))
+      dcOnly = shrink >= dcOnlyShrinkFactor
+    }
+    _ = try decompressor.skipUnneededScans(dcOnly: dcOnly)
+  }
+
+  /// The EXIF orientation in the header's APP1 block, `.up` without one.
+  static func orientation(of header: mp_jpeg_header) -> ImageOrientation {
     guard let exif = header.exif, header.exif_length > 0 else { return .up }
     return EXIFOrientationReader.orientation(inEXIF: UnsafeRawBufferPointer(start: exif, count: header.exif_length))
   }

@@ -40,6 +40,17 @@ final class JPEGDecompressor {
     return PixelSize(width: Int(width), height: Int(height))
   }
 
+  /// For a progressive image, leaves out the scans the chosen output scale
+  /// does not read (only DC coefficients when `dcOnly`); returns how many
+  /// scans are kept and dropped (both 0 when nothing changed). Goes between
+  /// ``setOutput(scaleDenominator:maxMemory:)`` and ``start()``.
+  func skipUnneededScans(dcOnly: Bool) throws(MagpieError) -> (kept: Int, dropped: Int) {
+    var kept: UInt32 = 0
+    var dropped: UInt32 = 0
+    try check(mp_jpeg_decoder_skip_unneeded_scans(handle, dcOnly ? 1 : 0, &kept, &dropped))
+    return (Int(kept), Int(dropped))
+  }
+
   /// Starts decompression; a multi-scan image reads all its input here.
   func start() throws(MagpieError) {
     try check(mp_jpeg_decoder_start(handle))

@@ -35,6 +35,29 @@ public enum ResamplingKernel: String, Sendable, CaseIterable {
     }
   }
 
+  /// Samples per source pixel in ``table``.
+  static let tableResolution = 1024
+
+  /// Lanczos-3 sampled every 1/1024 pixel over its support: two `sin`
+  /// calls a tap are a fifth of the cost of resampling a thumbnail, and
+  /// interpolating this table is off by under 2 · 10^-6, far below what
+  /// 14-bit weights hold.
+  private static let lanczosTable: [Double] = (0...(3 * tableResolution + 1)).map {
+    ResamplingKernel.lanczos3.weight(Double($0) / Double(tableResolution))
+  }
+
+  /// ``weight(_:)``, from a table for Lanczos-3 (the cubic and the triangle
+  /// are cheap to compute directly).
+  @inline(__always)
+  func fastWeight(_ x: Double) -> Double {
+    guard self == .lanczos3 else { return weight(x) }
+    let position = abs(x) * Double(Self.tableResolution)
+    let index = Int(position)
+    if index >= 3 * Self.tableResolution { return 0 }
+    let fraction = position - Double(index)
+    return Self.lanczosTable.withUnsafeBufferPointer { t in t[index] + (t[index + 1] - t[index]) * fraction }
+  }
+
   private func sinc(_ x: Double) -> Double {
     if x == 0 { return 1 }
     let px = Double.pi * x

@@ -1,0 +1,16 @@
+/// The built-in processors, one type per member (`ImageProcessors.Resizing`,
+/// `ImageProcessors.Blur`, ...), and ``ImageProcessors/Chain`` to run several
+/// in a row.
+///
+/// Every built-in works on premultiplied RGBA8 pixels, so edges next to
+/// transparency never darken; applies to every frame of an animation
+/// (keeping frame durations and the loop count) unless
+/// ``ImageProcessingOptions/firstFrameOnly`` is set; and, when given
+/// ``ImageProcessItem/data(_:)``, decodes through
+/// ``ImageProcessingOptions/registry`` with
+/// ``ImageProcessingOptions/decodeOptions`` (the resizing processors add
+/// their target size, so the decoder can shrink while decoding). Each has an
+/// ``ImageProcessor/identifier`` naming it and every parameter that changes
+/// its output, in the form of the `magpie --process` spec where there is one,
+/// e.g. `round(16,all,#00000000)`.
+public enum ImageProcessors {}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// Shrink-on-load for JPEG thumbnails without ever holding the DCT-scaled
+/// image: libjpeg hands over bands of rows at 1/2, 1/4 or 1/8 scale and
+/// each band is box-reduced at once into the (much smaller) pre-reduced
+/// image the kernel then resamples. A 10000x10000 photo thumbnailed to
+/// 256 px thus costs its 1/8 decode's 1250x1250 pixels a band at a time
+/// (a few hundred KB) plus 625x625 pre-reduced, instead of 6 MB plus that.
+///
+/// The pixels are exactly what decoding (``JPEGCoder``) then
+/// ``Resampler/resample(_:to:kernel:colorSpace:reducingGap:)`` makes: the
+/// same scale, the same scans, the same box factors and the same extents.
+enum JPEGThumbnailDecoder {
+  /// The thumbnail of JPEG `data` fitted inside `box`, when the registry
+  /// would decode it with the built-in ``JPEGCoder``; `nil` for anything
+  /// else (other formats, a user's JPEG coder), which the caller decodes
+  /// the ordinary way. Throws what decoding would.
+  static func thumbnail(
+    _ data: Data, fitting box: PixelSize, kernel: ResamplingKernel, options: ImageProcessingOptions
+  ) throws(MagpieError) -> Image? {
+    guard ImageFormat.sniff(data) == .jpeg, let coder = options.registry.decoder(for: data) as? JPEGCoder else {
+      return nil
+    }
+    let decodeOptions = options.decodeOptions
+    let result: Result<Reduced, MagpieError> = data.withUnsafeBytes { bytes in
+      Result { () throws(MagpieError) in
+        try decode(
+          bytes, fitting: box, options: decodeOptions, reducingGap: 2, onlyNeededScans: coder.decodesOnlyNeededScans,
+          kernel: kernel)
+      }
+    }
+    let decoded = try result.get()
+    let target = decoded.scaledSize.fitting(in: box)
+    var pixels = decoded.pixels
+    if let horizontal = decoded.rowPassOutput {
+      pixels = Resampler.convolve(
+        horizontal, extentX: Double(target.width), extentY: decoded.extentY, to: target, kernel: kernel)
+    } else if target != decoded.scaledSize {
+      pixels = Resampler.convolve(
+        pixels, extentX: decoded.extentX, extentY: decoded.extentY, to: target, kernel: kernel)
+    }
+    return Image(
+      frames: [ImageFrame(pixels: pixels)], format: .jpeg, scale: decodeOptions.scale,
+      orientation: decoded.orientation, isPartial: decoded.isPartial)
+  }
+
+  /// What a streaming decode made: the box-reduced pixels (upright) and
+  /// how many source pixels of the DCT-scaled image they span, plus what
+  /// the decoded ``Image`` would have carried.
+  struct Reduced {
+    /// The DCT-scaled image's size, upright.
+    var scaledSize: PixelSize
+    var pixels: PixelBuffer
+    var extentX: Double
+    var extentY: Double
+    var orientation: ImageOrientation
+    var isPartial: Bool
+    /// When the kernel's row pass already ran band by band: its output
+    /// (the target's width, the reduced height).
+    var rowPassOutput: PixelBuffer?
+  }
+
+  /// Rows libjpeg writes per call, rounded up to whole box blocks: enough
+  /// to keep the per-call cost negligible, few enough to stay in cache.
+  static let bandRows = 32
+
+  /// Decodes `bytes` at the scale `options` (with `box` as the aspect-fit
+  /// target) asks for, box-reducing as ``Resampler`` would for a target
+  /// that fits `box`, with `reducingGap`; `onlyNeededScans` as
+  /// ``JPEGCoder/decodesOnlyNeededScans``. With a `kernel`, an upright
+  /// image also gets that kernel's row pass to the fitted width, run band
+  /// by band as decoding goes (see ``Reduced/rowPassOutput``).
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, fitting box: PixelSize, options: DecodeOptions, reducingGap: Double?,
+    onlyNeededScans: Bool, kernel: ResamplingKernel? = nil
+  ) throws(MagpieError) -> Reduced {
+    var options = options
+    options.targetSize = box
+    options.contentMode = .aspectFit
+    let decompressor = try JPEGDecompressor()
+    let header = try decompressor.readHeader(bytes)
+    let orientation = JPEGCoder.orientation(of: header)
+    let applied = options.appliesOrientation ? orientation : .up
+    let stored = PixelSize(width: Int(header.width), height: Int(header.height))
+    let denominator = options.shrinkDenominator(for: stored, orientation: applied)
+    let size = try decompressor.setOutput(scaleDenominator: denominator, maxMemory: options.maxTotalByteCount)
+    try options.checkPixelLimit(decoded: size, declared: stored)
+    if onlyNeededScans {
+      try JPEGCoder.skipUnneededScans(
+        decompressor, header: header, options: options, stored: stored, applied: applied, output: size,
+        denominator: denominator)
+    }
+    try decompressor.start()
+    if decompressor.isIncomplete && !options.allowsPartialImage { throw decompressor.truncationError }
+
+    // The box factors resample would pick for the upright image, turned
+    // back to the stored axes.
+    let upright = applied.displayedSize(of: size)
+    let target = upright.fitting(in: box)
+    var (factorX, factorY) = Resampler.boxFactors(from: upright, to: target, reducingGap: reducingGap)
+    if applied.swapsDimensions { (factorX, factorY) = (factorY, factorX) }
+    // Blocks line up with the upright image's top-left corner, which in
+    // stored pixels may be the right or bottom edge: then the first block
+    // of a row (or of the rows) is the short one.
+    let endAlignedX: Set<ImageOrientation> = [.upMirrored, .down, .rightMirrored, .left]
+    let endAlignedY: Set<ImageOrientation> = [.down, .downMirrored, .right, .rightMirrored]
+    let offsetX = endAlignedX.contains(applied) ? (factorX - size.width % factorX) % factorX : 0
+    let offsetY = endAlignedY.contains(applied) ? (factorY - size.height % factorY) % factorY : 0
+    let rowsPerBand = max(1, bandRows / factorY) * factorY
+    let outW = (size.width + offsetX + factorX - 1) / factorX
+    let outH = (size.height + offsetY + factorY - 1) / factorY
+    let geometry = BandGeometry(
+      size: size, factorX: factorX, factorY: factorY, offsetX: offsetX, offsetY: offsetY,
+      rowsPerBand: rowsPerBand, outputWidth: outW)
+    var extentX = Double(size.width) / Double(factorX)
+    var extentY = Double(size.height) / Double(factorY)
+    // Upright images whose kernel pass starts along rows run that pass on
+    // each band as soon as it is reduced.
+    var rowPass: (weights: ResamplingWeights, output: PixelBuffer?)?
+    if let kernel, applied == .up, outW != target.width || extentX != Double(target.width),
+      Resampler.runsRowsFirst(PixelSize(width: outW, height: outH), extentX: extentX, extentY: extentY, to: target)
+    {
+      rowPass = (
+        ResamplingWeights(inputCount: outW, inputExtent: extentX, outputCount: target.width, kernel: kernel), nil
+      )
+    }
+    var reduced: PixelBuffer
+    if let weights = rowPass?.weights {
+      var inner: PixelBuffer?
+      let horizontal = try PixelBuffer(uninitializedWidth: target.width, height: outH) {
+        (hOut: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
+        inner = try PixelBuffer(uninitializedWidth: outW, height: outH) {
+          (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
+          try fused(
+            decompressor, geometry, into: out.baseAddress!, rowPassInto: hOut.baseAddress!, weights: weights)
+          return true
+        }
+        return true
+      }
+      reduced = inner!
+      rowPass?.output = horizontal
+    } else {
+      reduced = try PixelBuffer(uninitializedWidth: outW, height: outH) {
+        (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
+        try geometry.read(decompressor, into: out.baseAddress!) { _ in }
+        return true
+      }
+    }
+    decompressor.finish()
+    let isPartial = decompressor.isIncomplete
+    if isPartial && !options.allowsPartialImage { throw decompressor.truncationError }
+    if applied != .up {
+      reduced = reduced.applying(applied)
+      if applied.swapsDimensions { (extentX, extentY) = (extentY, extentX) }
+    }
+    return Reduced(
+      scaledSize: upright, pixels: reduced, extentX: extentX, extentY: extentY, orientation: orientation,
+      isPartial: isPartial, rowPassOutput: rowPass?.output)
+  }
+
+  /// Decodes and reduces band by band, running the kernel's row pass over
+  /// each band while it is still in cache. (Running it on another core
+  /// instead measured no faster at best and slower on a busy machine.)
+  private static func fused(
+    _ decompressor: JPEGDecompressor, _ geometry: BandGeometry, into out: UnsafeMutableRawPointer,
+    rowPassInto horizontal: UnsafeMutableRawPointer, weights: ResamplingWeights
+  ) throws(MagpieError) {
+    let failure: MagpieError? = weights.pairs.withUnsafeBytes { pairs in
+      weights.starts.withUnsafeBufferPointer { starts in
+        let pass = Resampler.RowPass(
+          source: out, sourceWidth: geometry.outputWidth, stride: geometry.outputWidth * 4, destination: horizontal,
+          width: weights.outputCount, pairCount: weights.pairCount, starts: starts.baseAddress!,
+          weights: pairs.baseAddress!)
+        do throws(MagpieError) {
+          try geometry.read(decompressor, into: out) { rows in pass.run(rows, opaque: true) }
+          return nil
+        } catch {
+          return error
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// How a scaled decode is cut into bands and box-reduced.
+  private struct BandGeometry {
+    let size: PixelSize
+    let factorX: Int
+    let factorY: Int
+    let offsetX: Int
+    let offsetY: Int
+    let rowsPerBand: Int
+    let outputWidth: Int
+
+    /// Reads every row from libjpeg, box-reducing band by band into `out`,
+    /// and reports each range of finished reduced rows.
+    func read(
+      _ decompressor: JPEGDecompressor, into out: UnsafeMutableRawPointer, finished: (Range<Int>) -> Void
+    ) throws(MagpieError) {
+      let rowBytes = size.width * PixelBuffer.bytesPerPixel
+      if factorX == 1 && factorY == 1 {
+        // Nothing to reduce: libjpeg writes the pixels where they go.
+        var y = 0
+        while y < size.height {
+          let rows = min(rowsPerBand, size.height - y)
+          try decompressor.readRows(into: out + y * rowBytes, stride: rowBytes, count: rows)
+          finished(y..<(y + rows))
+          y += rows
+        }
+        return
+      }
+      let band = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * rowsPerBand, alignment: 16)
+      defer { band.deallocate() }
+      var y = 0
+      var outRow = 0
+      while y < size.height {
+        // The first band ends on a block boundary whatever the offset.
+        let rows = min((y == 0 ? rowsPerBand - offsetY : rowsPerBand), size.height - y)
+        try decompressor.readRows(into: band, stride: rowBytes, count: rows)
+        let reducer = Resampler.BoxBand(
+          source: band, stride: rowBytes, width: size.width, height: rows, factorX: factorX, factorY: factorY,
+          offsetX: offsetX, offsetY: y == 0 ? offsetY : 0)
+        reducer.reduce(0..<reducer.outputHeight, into: out + outRow * outputWidth * 4)
+        finished(outRow..<(outRow + reducer.outputHeight))
+        outRow += reducer.outputHeight
+        y += rows
+      }
+    }
+  }
+}
