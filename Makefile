@@ -41,7 +41,7 @@ test: test-deps
 	$(SWIFT) test --skip-build
 
 demo: demo-deps release
-	.build/release/magpie demo samples --out demo-out/contact-sheet.png
+	Scripts/demo.sh
 
 bench: bench-deps release
 	Scripts/bench.sh

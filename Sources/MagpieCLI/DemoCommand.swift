@@ -1,15 +1,19 @@
 import Foundation
 import Magpie
 
-/// `magpie demo [DIR] [--out FILE]`: decodes every sample image, makes
-/// 256 px thumbnails, writes a contact sheet PNG and prints what each took.
+/// `magpie demo [DIR] [--out FILE] [--base-url URL --cache-dir DIR]`.
+///
+/// With `--base-url` (what `make demo` runs, against a local nginx serving
+/// DIR): the gallery loaded three times through the full pipeline, see
+/// ``GalleryDemo``. Without: every sample decoded from disk, thumbnailed,
+/// and timed one by one.
 enum DemoCommand {
   static let cell = 256
   static let margin = 8
   static let columns = 6
 
-  static func run(_ words: [String]) throws(CLIError) {
-    let arguments = try ParsedArguments(words, valued: ["--out"])
+  static func run(_ words: [String]) async throws(CLIError) {
+    let arguments = try ParsedArguments(words, valued: ["--out", "--base-url", "--cache-dir"])
     guard arguments.positionals.count <= 1 else { throw .usage("demo", "expected at most one folder") }
     let folder = arguments.positionals.first ?? "samples"
     let output = arguments.value("--out") ?? "demo-out/contact-sheet.png"
@@ -20,6 +24,16 @@ enum DemoCommand {
       throw .failure("read \(folder)", InputFile.describe(error))
     }
     guard !names.isEmpty else { throw .failure("demo", "no images in \(folder)") }
+    if let base = arguments.value("--base-url") {
+      guard let baseURL = URL(string: base), baseURL.scheme == "http" || baseURL.scheme == "https" else {
+        throw .usage("--base-url", "expected an http(s) URL, got '\(base)'")
+      }
+      guard let cacheDirectory = arguments.value("--cache-dir") else {
+        throw .usage("demo", "--base-url needs --cache-dir DIR for the passes to share")
+      }
+      try await GalleryDemo.run(names: names, baseURL: baseURL, cacheDirectory: cacheDirectory, output: output)
+      return
+    }
 
     let clock = ContinuousClock()
     var thumbnails: [PixelBuffer] = []

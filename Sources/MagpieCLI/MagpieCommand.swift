@@ -17,7 +17,8 @@ enum MagpieCommand {
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR]
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, decode-scaled, thumb, webp, noop)
       cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]
-      demo [DIR] [--out FILE]                   decode and thumbnail the samples into a contact sheet
+      demo [DIR] [--out FILE] [--base-url URL --cache-dir DIR]
+                                                thumbnail the samples (through an origin with --base-url)
 
     process SPEC: processors joined by '|', e.g. 'downsample(256x256)'
     """
@@ -43,8 +44,10 @@ enum MagpieCommand {
     case "decode": try DecodeCommand.run(rest)
     case "convert": try ConvertCommand.run(rest)
     case "bench": try BenchCommand.run(rest)
-    case "demo": try DemoCommand.run(rest)
+    case "demo": try await DemoCommand.run(rest)
     case "cache": try CacheCommand.run(rest)
+    case "fetch": try await FetchCommand.run(rest)
+    case "prefetch": try await PrefetchCommand.run(rest)
     case "cache-bench": try await CacheBenchCommand.run(rest)
     case "loader-bench": try await LoaderBenchCommand.run(rest)
     case "help", "--help", "-h": print(usage, terminator: "")

@@ -32,6 +32,8 @@ public final class ImageCache: Sendable {
     public var image: Image?
     /// Where it came from; `.none` on a miss.
     public var cacheType: CacheType
+    /// Bytes read from disk for it (0 for memory hits and misses).
+    public var bytesRead: Int = 0
   }
 
   /// Decoded images by ``ImageCacheKey/stringValue``.
@@ -140,7 +142,7 @@ public final class ImageCache: Sendable {
     if targets.contains(.memory) {
       memoryCache.setValue(image, forKey: keyString, cost: image.byteCount)
     }
-    return Result(image: image, cacheType: .disk)
+    return Result(image: image, cacheType: .disk, bytesRead: data.count)
   }
 
   /// The original bytes stored for `source`, if any; read like

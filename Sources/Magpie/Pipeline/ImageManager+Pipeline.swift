@@ -40,6 +40,7 @@ extension ImageManager {
       let processed = try? await cache.retrieveImage(forKey: key, from: .disk, options: decodeOptions)
       metrics.cacheRead += clock.now - readStart
       if let image = processed?.image {
+        metrics.bytesFromCache += processed?.bytesRead ?? 0
         if options.contains(.refreshCached) {
           return try await revalidate(job, cached: image, cacheType: .disk, metrics: &metrics)
         }
@@ -51,7 +52,7 @@ extension ImageManager {
         let original = try? await cache.originalData(forSource: key.source)
         metrics.cacheRead += clock.now - originalStart
         if let original {
-          metrics.bytesFromCache = original.count
+          metrics.bytesFromCache += original.count
           let image = try await decodeAndProcess(original, request: request, metrics: &metrics)
           store(image, data: original, key: key, request: request, storeOriginal: false, metrics: &metrics)
           return ImageResult(image: image, cacheType: .disk, request: request, data: original, metrics: metrics)

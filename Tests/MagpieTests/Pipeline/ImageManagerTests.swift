@@ -73,6 +73,7 @@ import Testing
     let second = try manager()
     let fromDisk = try await second.image(for: ImageRequest(url: url("a.png")))
     #expect(fromDisk.cacheType == .disk)
+    #expect(fromDisk.metrics.bytesFromCache == body.count)
     #expect(fromDisk.image.pixels == loaded.image.pixels)
     #expect(loader.startedURLs.count == 1)
     // The unprocessed image was stored as the bytes the server sent.

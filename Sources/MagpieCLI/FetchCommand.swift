@@ -1,0 +1,111 @@
+import Foundation
+import Magpie
+
+/// `magpie fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR]
+/// [--no-cache] [--json]`: one load through the manager (memory, disk,
+/// network). With `--json`: `{"source","width","height","format","bytes","ms"}`
+/// plus where the time went.
+enum FetchCommand {
+  static func run(_ words: [String]) async throws(CLIError) {
+    let arguments = try ParsedArguments(
+      words, valued: ["-o", "--output", "--process", "--format", "--cache-dir"], switches: ["--no-cache", "--json"])
+    guard arguments.positionals.count == 1, let url = URL(string: arguments.positionals[0]),
+      let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
+    else {
+      throw .usage("fetch", "expected one http(s):// or file:// URL")
+    }
+    let output = arguments.value("-o") ?? arguments.value("--output")
+    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
+    let format: ImageFormat? = try arguments.value("--format").map { (name) throws(CLIError) in
+      try ConvertCommand.outputFormat(name, path: "")
+    }
+    let manager = try CLIManager.make(
+      cacheDirectory: arguments.value("--cache-dir"), noCache: arguments.flag("--no-cache"))
+
+    var request: ImageRequest
+    if scheme == "file" {
+      request = ImageRequest(provider: FileDataProvider(fileURL: url))
+    } else {
+      request = ImageRequest(url: url)
+    }
+    if let spec { request.processors = spec.steps.map(\.processor) }
+    if arguments.flag("--no-cache") { request.options.insert(.cacheMemoryOnly) }
+
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result: ImageResult
+    do {
+      result = try await manager.image(for: request)
+    } catch {
+      throw .failure("fetch \(url.absoluteString)", error)
+    }
+    let elapsed = clock.now - start
+
+    var bytes = result.data?.count ?? 0
+    var written = result.image.format
+    if let output {
+      let target: ImageFormat
+      if let format {
+        target = format
+      } else {
+        target = try ConvertCommand.outputFormat(nil, path: output)
+      }
+      let encoded: Data
+      let sourceFormat = result.data.map { ImageFormat.sniff($0) }
+      if request.processors.isEmpty, let data = result.data,
+        sourceFormat == target || (target == .png && sourceFormat == .apng)
+      {
+        encoded = data
+      } else {
+        do {
+          encoded = try CoderRegistry.shared.encode(result.image, as: target)
+        } catch {
+          throw .failure("encode \(output)", error)
+        }
+      }
+      try InputFile.write(encoded, to: output)
+      bytes = encoded.count
+      written = target
+    }
+    await manager.waitForPendingWrites()
+    if arguments.flag("--json") {
+      print(record(result, format: written, bytes: bytes, elapsed: elapsed).text)
+    } else {
+      let size = result.image.pixelSize
+      print(
+        "\(url.absoluteString): \(size) \(written.rawValue) from \(source(result.cacheType)) in "
+          + String(format: "%.1f ms", elapsed.milliseconds))
+    }
+  }
+
+  static func source(_ type: CacheType) -> String {
+    switch type {
+    case .memory: "memory"
+    case .disk: "disk"
+    case .none: "network"
+    }
+  }
+
+  /// The `--json` line.
+  static func record(_ result: ImageResult, format: ImageFormat, bytes: Int, elapsed: Duration) -> JSONValue {
+    let m = result.metrics
+    return .object([
+      ("source", .string(source(result.cacheType))),
+      ("width", .int(result.image.pixelSize.width)),
+      ("height", .int(result.image.pixelSize.height)),
+      ("format", .string(format.rawValue)),
+      ("bytes", .int(bytes)),
+      ("ms", .double(elapsed.milliseconds)),
+      (
+        "metrics",
+        .object([
+          ("queue_ms", .double(m.queueWait.milliseconds)), ("network_ms", .double(m.network.milliseconds)),
+          ("decode_ms", .double(m.decode.milliseconds)), ("process_ms", .double(m.process.milliseconds)),
+          ("cache_read_ms", .double(m.cacheRead.milliseconds)), ("cache_write_ms", .double(m.cacheWrite.milliseconds)),
+          ("bytes_loaded", .int(m.bytesLoaded)), ("bytes_from_cache", .int(m.bytesFromCache)),
+          ("attempts", .int(m.attempts)),
+        ])
+      ),
+    ])
+  }
+}

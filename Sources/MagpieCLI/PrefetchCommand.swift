@@ -1,0 +1,38 @@
+import Foundation
+import Magpie
+
+/// `magpie prefetch URLS_FILE|- [--concurrency N] [--process SPEC]
+/// [--cache-dir DIR]`: loads a list into the caches. On a terminal a live
+/// progress bar (count, rate, ETA) on stderr; otherwise a plain line per
+/// tenth of the list. The last line is `N finished, M skipped, K failed`.
+enum PrefetchCommand {
+  static func run(_ words: [String]) async throws(CLIError) {
+    let arguments = try ParsedArguments(words, valued: ["--concurrency", "--process", "--cache-dir"])
+    guard arguments.positionals.count == 1 else { throw .usage("prefetch", "expected one URLS_FILE or -") }
+    let concurrency = try arguments.integer("--concurrency", in: 1...256, default: 6)
+    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
+    let processors = spec?.steps.map(\.processor) ?? []
+    let listing = String(decoding: try await InputFile.read(arguments.positionals[0]), as: UTF8.self)
+    var requests: [ImageRequest] = []
+    for (number, line) in listing.split(whereSeparator: \.isNewline).enumerated() {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      if text.isEmpty || text.hasPrefix("#") { continue }
+      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+      else {
+        throw .usage("prefetch", "line \(number + 1) is not an http(s) URL: \(text)")
+      }
+      requests.append(ImageRequest(url: url, processors: processors))
+    }
+    let manager = try CLIManager.make(
+      cacheDirectory: arguments.value("--cache-dir"), noCache: false, concurrency: concurrency)
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: concurrency)
+    let meter = ProgressMeter(total: requests.count, interactive: isatty(STDERR_FILENO) == 1)
+    let result = await prefetcher.prefetch(requests) { progress in meter.update(progress) }
+    await manager.waitForPendingWrites()
+    meter.finish()
+    print("\(result.finished) finished, \(result.skipped) skipped, \(result.failed) failed")
+    if result.failed > 0 {
+      throw CLIError.failure("prefetch", "\(result.failed) of \(result.total) failed").silenced
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import Magpie
+
+/// `magpie fetch` and `magpie prefetch` against a local nginx, as
+/// CONTRACT.md describes them.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct FetchCommandTests {
+  let directory: TemporaryDirectory
+  let origin: NginxOrigin
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    let root = directory.url.appendingPathComponent("www")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    for name in ["photo-02.jpg", "cutout-01.png", "pan-00.gif", "photo-01.webp"] {
+      try FileManager.default.copyItem(
+        at: TestPaths.repositoryRoot.appendingPathComponent("samples/\(name)"), to: root.appendingPathComponent(name))
+    }
+    origin = try NginxOrigin(serving: root)
+  }
+
+  private func json(_ text: String) throws -> [String: Any] {
+    let line = try #require(text.split(separator: "\n").last.map(String.init))
+    return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+  }
+
+  @Test func fetchReportsWhereEachLoadCameFrom() throws {
+    defer { origin.stop() }
+    let cache = directory.path("cache")
+    let url = origin.url("/photo-02.jpg").absoluteString
+    let first = try CLIRunner.run(["fetch", url, "--cache-dir", cache, "--json"])
+    #expect(first.status == 0, "\(first.stderr)")
+    let record = try json(first.stdout)
+    #expect(record["source"] as? String == "network")
+    #expect(record["width"] as? Int == 1024)
+    #expect(record["height"] as? Int == 768)
+    #expect(record["format"] as? String == "jpeg")
+    let served = try Data(contentsOf: origin.root.appendingPathComponent("photo-02.jpg"))
+    #expect(record["bytes"] as? Int == served.count)
+    #expect(record["ms"] is Double)
+    let keys = ["\"source\"", "\"width\"", "\"height\"", "\"format\"", "\"bytes\"", "\"ms\""].compactMap {
+      first.stdout.range(of: $0)?.lowerBound
+    }
+    #expect(keys.count == 6 && keys == keys.sorted())
+
+    let second = try CLIRunner.run(["fetch", url, "--cache-dir", cache, "--json"])
+    #expect(try json(second.stdout)["source"] as? String == "disk")
+    #expect(try origin.requestCount("/photo-02.jpg") == 1)
+
+    let uncached = try CLIRunner.run(["fetch", url, "--cache-dir", cache, "--no-cache", "--json"])
+    #expect(try json(uncached.stdout)["source"] as? String == "network")
+    #expect(try origin.requestCount("/photo-02.jpg") == 2)
+  }
+
+  @Test func fetchProcessesAndWritesTheOutput() throws {
+    defer { origin.stop() }
+    let output = directory.path("thumb.webp")
+    let result = try CLIRunner.run([
+      "fetch", origin.url("/cutout-01.png").absoluteString, "-o", output, "--process", "downsample(100x100)|round(8)",
+      "--cache-dir", directory.path("cache"), "--json",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let record = try json(result.stdout)
+    #expect(record["format"] as? String == "webp")
+    #expect(record["width"] as? Int == 100)
+    let written = try Data(contentsOf: URL(fileURLWithPath: output))
+    #expect(record["bytes"] as? Int == written.count)
+    let image = try CoderRegistry.shared.decode(written)
+    // The rounded corner is transparent.
+    #expect(image.pixels[0, 0][3] == 0)
+  }
+
+  @Test func fetchFailuresAndUsageErrorsHaveTheirExitCodes() throws {
+    defer { origin.stop() }
+    let missing = try CLIRunner.run(["fetch", origin.url("/absent.jpg").absoluteString, "--no-cache"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.hasPrefix("magpie: error: fetch "))
+    #expect(missing.stderr.contains("404"))
+    #expect(try CLIRunner.run(["fetch"]).status == 2)
+    #expect(try CLIRunner.run(["fetch", "not a url"]).status == 2)
+    #expect(try CLIRunner.run(["fetch", origin.url("/a.jpg").absoluteString, "--process", "sparkle"]).status == 2)
+  }
+
+  @Test func prefetchFillsTheCacheAndEndsWithTheCounts() throws {
+    defer { origin.stop() }
+    let cache = directory.path("cache")
+    let list = directory.path("urls.txt")
+    let urls = ["/photo-02.jpg", "/cutout-01.png", "/pan-00.gif", "/photo-01.webp", "/absent.png"].map {
+      origin.url($0).absoluteString
+    }
+    try (urls.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+    let first = try CLIRunner.run(["prefetch", list, "--cache-dir", cache, "--concurrency", "2"])
+    #expect(first.status == 1)
+    #expect(first.stdout.split(separator: "\n").last == "4 finished, 0 skipped, 1 failed")
+    let second = try CLIRunner.run(
+      ["prefetch", "-", "--cache-dir", cache], stdin: Data(urls.prefix(4).joined(separator: "\n").utf8))
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.split(separator: "\n").last == "0 finished, 4 skipped, 0 failed")
+    #expect(try CLIRunner.run(["prefetch", list, "--concurrency", "0"]).status == 2)
+  }
+}
