@@ -15,7 +15,8 @@ public struct DefaultCacheSerializer: CacheSerializer {
 
   /// A serializer that keeps originals only for unprocessed images.
   public init(
-    preferCacheOriginalData: Bool = false, encodeOptions: EncodeOptions = EncodeOptions(quality: 90),
+    preferCacheOriginalData: Bool = false,
+    encodeOptions: EncodeOptions = EncodeOptions(quality: 90, compressionLevel: 1),
     registry: CoderRegistry = .shared
   ) {
     self.preferCacheOriginalData = preferCacheOriginalData

@@ -130,11 +130,13 @@ public final class DiskCache: Sendable {
   }
 
   /// Stores `data` under `key`, atomically. When the folder grows past the
-  /// size limit, cleans it.
-  public func store(_ data: Data, forKey key: String) throws(MagpieError) {
+  /// size limit, cleans it. With `durable` false the file is not flushed
+  /// to disk before the rename: still never torn, but a power cut may lose
+  /// it (for small advisory records, such as revalidation headers).
+  public func store(_ data: Data, forKey key: String, durable: Bool = true) throws(MagpieError) {
     let path = fileURL(forKey: key).path
     let previous = FileIO.status(path)?.size ?? 0
-    try FileIO.writeAtomically(data, to: path, modifiedAt: configuration.now())
+    try FileIO.writeAtomically(data, to: path, modifiedAt: configuration.now(), durable: durable)
     guard let limit = configuration.sizeLimit else { return }
     let size = try currentSize(adding: data.count - previous)
     if size > limit { _ = try clean() }

@@ -83,10 +83,13 @@ enum FileIO {
     return (data, modified)
   }
 
-  /// Writes `data` to a temporary file beside `path`, flushes it to disk,
-  /// stamps it `modifiedAt`, then renames it over `path`. On any failure the
+  /// Writes `data` to a temporary file beside `path`, flushes it to disk
+  /// (unless not `durable`), stamps it `modifiedAt`, then renames it over
+  /// `path`. On any failure the
   /// temporary file is removed and `path` is untouched.
-  static func writeAtomically(_ data: Data, to path: String, modifiedAt date: Date) throws(MagpieError) {
+  static func writeAtomically(
+    _ data: Data, to path: String, modifiedAt date: Date, durable: Bool = true
+  ) throws(MagpieError) {
     let folder = (path as NSString).deletingLastPathComponent
     let temporary = folder + "/" + DiskCache.temporaryPrefix + randomSuffix()
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -104,7 +107,7 @@ enum FileIO {
         return done
       }
       guard written >= 0 else { throw failure("write \(path)") }
-      guard fsync(fd) == 0 else { throw failure("flush \(path)") }
+      guard !durable || fsync(fd) == 0 else { throw failure("flush \(path)") }
       var times = [timespec(date), timespec(date)]
       _ = futimens(fd, &times)
       closed = true

@@ -46,14 +46,20 @@ final class ValidatorStore: Sendable {
     return stored
   }
 
-  /// Stores (or, with `nil`, forgets) the validators for `source`.
-  func setValidators(_ validators: Validators?, forSource source: String, persist: Bool) {
+  /// Remembers (or, with `nil`, forgets) the validators for `source` in
+  /// memory; ``persist(_:forSource:)`` writes them to disk.
+  func setValidators(_ validators: Validators?, forSource source: String) {
     memory.withLock { $0[source] = validators }
-    guard let disk, persist else { return }
+  }
+
+  /// Writes (or removes) the validators for `source` on disk. Not flushed:
+  /// losing them only costs one full download on the next revalidation.
+  func persist(_ validators: Validators?, forSource source: String) throws(MagpieError) {
+    guard let disk else { return }
     if let validators, let data = try? JSONEncoder().encode(validators) {
-      try? disk.store(data, forKey: Self.diskKey(source))
+      try disk.store(data, forKey: Self.diskKey(source), durable: false)
     } else {
-      try? disk.remove(forKey: Self.diskKey(source))
+      try disk.remove(forKey: Self.diskKey(source))
     }
   }
 }

@@ -54,7 +54,8 @@ extension ImageManager {
         if let original {
           metrics.bytesFromCache += original.count
           let image = try await decodeAndProcess(original, request: request, metrics: &metrics)
-          store(image, data: original, key: key, request: request, storeOriginal: false, metrics: &metrics)
+          store(
+            image, data: original, key: key, request: request, storeOriginal: false, response: nil, metrics: &metrics)
           return ImageResult(image: image, cacheType: .disk, request: request, data: original, metrics: metrics)
         }
       }
@@ -64,14 +65,9 @@ extension ImageManager {
     }
     let (data, response) = try await load(job, request: request, metrics: &metrics)
     let image = try await decodeAndProcess(data, request: request, metrics: &metrics)
-    if let response {
-      validators.setValidators(
-        ValidatorStore.Validators(response), forSource: key.source,
-        persist: !options.contains(.cacheMemoryOnly) && !image.isPartial)
-    }
     store(
       image, data: data, key: key, request: request, storeOriginal: options.contains(.cacheOriginalImage),
-      metrics: &metrics)
+      response: response, metrics: &metrics)
     return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
   }
 
@@ -91,12 +87,7 @@ extension ImageManager {
       fresh.options.insert(.forceRefresh)
       let (data, response) = try await load(job, request: fresh, metrics: &metrics)
       let image = try await decodeAndProcess(data, request: request, metrics: &metrics)
-      if let response {
-        self.validators.setValidators(
-          ValidatorStore.Validators(response), forSource: key.source,
-          persist: !request.options.contains(.cacheMemoryOnly))
-      }
-      store(image, data: data, key: key, request: request, storeOriginal: false, metrics: &metrics)
+      store(image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
       return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
     }
     validators.apply(to: &urlRequest)
@@ -112,12 +103,7 @@ extension ImageManager {
       return ImageResult(image: cached, cacheType: cacheType, request: request, data: nil, metrics: metrics)
     }
     let image = try await decodeAndProcess(data, request: request, metrics: &metrics)
-    if let response {
-      self.validators.setValidators(
-        ValidatorStore.Validators(response), forSource: key.source, persist: !request.options.contains(.cacheMemoryOnly)
-      )
-    }
-    store(image, data: data, key: key, request: request, storeOriginal: false, metrics: &metrics)
+    store(image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
     return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
   }
 
@@ -223,14 +209,16 @@ extension ImageManager {
     return options
   }
 
-  /// Stores in memory now and on disk after delivery; a failed disk write
-  /// goes to ``Configuration/cacheWriteFailed``. Partial images are not
-  /// cached.
+  /// Stores in memory now and on disk after delivery, with the response's
+  /// revalidation headers; a failed disk write goes to
+  /// ``Configuration/cacheWriteFailed``. Partial images are not cached.
   private func store(
     _ image: Image, data: Data, key: ImageCacheKey, request: ImageRequest, storeOriginal: Bool,
-    metrics: inout ImageTaskMetrics
+    response: HTTPURLResponse?, metrics: inout ImageTaskMetrics
   ) {
     guard !image.isPartial else { return }
+    let newValidators = response.flatMap(ValidatorStore.Validators.init)
+    if response != nil { validators.setValidators(newValidators, forSource: key.source) }
     let cache = configuration.cache
     let clock = ContinuousClock()
     let start = clock.now
@@ -246,6 +234,9 @@ extension ImageManager {
         try await cache.store(image, original: data, forKey: key, in: .disk)
       } catch {
         failed?(error, key)
+      }
+      if response != nil {
+        try? validators.persist(newValidators, forSource: key.source)
       }
       guard storeOriginal && key.isProcessed else { return }
       do throws(MagpieError) {
