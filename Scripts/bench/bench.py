@@ -25,6 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "samples"))
 import make_samples  # noqa: E402
 import network_bench  # noqa: E402  (beside this file)
+import pipeline_bench  # noqa: E402
 
 WORK = os.path.join(ROOT, "bench", "work")
 KODAK = os.path.normpath(os.path.join(ROOT, "..", "shared", "testdata", "kodak"))
@@ -267,11 +268,12 @@ def main():
     memory = [] if a.only and a.only not in "memory" else memory_bench(engines, files["huge-10000x10000.jpg"])
     caching = [] if a.only and a.only not in "caching" else cache_benches(a.magpie, files)
     network = [] if a.only and a.only not in "network" else network_bench.run(a.magpie)
+    pipeline = [] if a.only and a.only not in "pipeline" else pipeline_bench.run(a.magpie)
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version()},
         "reps": a.reps, "warmup": a.warmup, "rounds": a.rounds, "results": results, "batch": batch, "memory": memory,
-        "caching": caching, "network": network,
+        "caching": caching, "network": network, "pipeline": pipeline,
     }
     out_dir = os.path.join(ROOT, "bench")
     with open(os.path.join(out_dir, "results.json"), "w") as f:
@@ -282,6 +284,7 @@ def main():
     text += "\n" + memory_markdown(memory) if memory else ""
     text += "\n" + caching_markdown(caching) if caching else ""
     text += "\n" + network_bench.markdown(network) if network else ""
+    text += "\n" + pipeline_bench.markdown(pipeline) if pipeline else ""
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(text)
     print("\n" + text)
@@ -389,7 +392,7 @@ def cache_benches(magpie, files):
         subprocess.run([magpie, "convert", files["photo-1200x800.jpg"], thumb, "--process", "downsample(256x256)"],
                        check=True, capture_output=True)
     rows = []
-    for args in (["memory"], ["disk", "--thumbnail", thumb], ["clean", "--files", "100000"]):
+    for args in (["memory"], ["manager"], ["disk", "--thumbnail", thumb], ["clean", "--files", "100000"]):
         out = subprocess.run([magpie, "cache-bench"] + args, capture_output=True, text=True, timeout=1800)
         if out.returncode != 0:
             rows.append({"bench": args[0], "error": out.stderr.strip()})
@@ -408,6 +411,11 @@ def caching_markdown(rows):
             lines.append(f"| memory-cache hit, {r['threads']} thread{'s' if r['threads'] > 1 else ''} | "
                          f"{r['magpie_per_s'] / 1e6:.2f} M/s | {r['locked_dictionary_per_s'] / 1e6:.2f} M/s "
                          f"(locked Dictionary) | {r['ratio']:.2f}x | >= 0.5x |")
+        elif r.get("bench") == "manager-memory-hits":
+            lines.append(f"| memory hit through ImageManager, async API | {r['async_api_ns']:.0f} ns | "
+                         f"{r['memory_cache_ns']:.0f} ns (bare MemoryCache hit) | – | – |")
+            lines.append(f"| memory hit through ImageManager, completion API | {r['completion_api_ns']:.0f} ns | "
+                         f"{r['memory_cache_ns']:.0f} ns (bare MemoryCache hit) | – | – |")
         elif r.get("bench") == "disk-cache-hit":
             lines.append(f"| disk-cache hit, 256 px JPEG ({r['bytes']} B) | {r['magpie_ms']:.3f} ms | "
                          f"{r['raw_read_decode_ms']:.3f} ms (read + decode) | {r['ratio']:.2f}x | >= 0.8x |")
