@@ -67,6 +67,15 @@ enum DemoCommand {
     }
 
     let sheet = contactSheet(thumbnails)
+    try writeContactSheet(sheet, to: output)
+    print(
+      "\(thumbnails.count) images decoded in \(format(decodeTotal)) ms, thumbnailed in \(format(thumbTotal)) ms"
+        + (failed > 0 ? ", \(failed) failed" : "") + "; contact sheet \(output) (\(sheet.size))")
+    if failed > 0 { throw CLIError.failure("demo", "\(failed) images failed").silenced }
+  }
+
+  /// Writes `sheet` as a PNG at `output`, creating its folder.
+  static func writeContactSheet(_ sheet: PixelBuffer, to output: String) throws(CLIError) {
     do {
       let png = try CoderRegistry.shared.encode(Image(pixels: sheet), as: .png)
       try FileManager.default.createDirectory(
@@ -79,10 +88,6 @@ enum DemoCommand {
     } catch {
       throw .failure("write \(output)", InputFile.describe(error))
     }
-    print(
-      "\(thumbnails.count) images decoded in \(format(decodeTotal)) ms, thumbnailed in \(format(thumbTotal)) ms"
-        + (failed > 0 ? ", \(failed) failed" : "") + "; contact sheet \(output) (\(sheet.size))")
-    if failed > 0 { throw CLIError.failure("demo", "\(failed) images failed").silenced }
   }
 
   /// Thumbnails centred in a grid of 256 px cells on a light background.

@@ -36,18 +36,7 @@ enum GalleryDemo {
     for failure in first.failures + second.failures + third.failures { print("  failed: \(failure)") }
 
     let sheet = DemoCommand.contactSheet(third.thumbnails)
-    do {
-      let png = try CoderRegistry.shared.encode(Image(pixels: sheet), as: .png)
-      try FileManager.default.createDirectory(
-        at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
-      try InputFile.write(png, to: output)
-    } catch let error as MagpieError {
-      throw .failure("write \(output)", error)
-    } catch let error as CLIError {
-      throw error
-    } catch {
-      throw .failure("write \(output)", InputFile.describe(error))
-    }
+    try DemoCommand.writeContactSheet(sheet, to: output)
     print("\ncontact sheet \(output) (\(sheet.size))")
     let failed = first.failures.count + second.failures.count + third.failures.count
     if failed > 0 { throw CLIError.failure("demo", "\(failed) loads failed").silenced }
