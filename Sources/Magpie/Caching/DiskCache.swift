@@ -130,16 +130,29 @@ public final class DiskCache: Sendable {
   }
 
   /// Stores `data` under `key`, atomically. When the folder grows past the
-  /// size limit, cleans it. With `durable` false the file is not flushed
-  /// to disk before the rename: still never torn, but a power cut may lose
-  /// it (for small advisory records, such as revalidation headers).
-  public func store(_ data: Data, forKey key: String, durable: Bool = true) throws(MagpieError) {
+  /// size limit, cleans it.
+  ///
+  /// `metadata` (small: a few hundred bytes, such as the response headers
+  /// needed to revalidate) travels with the file as a user extended
+  /// attribute, written in the same atomic step, so it can never describe
+  /// other bytes than the file's; see ``metadata(forKey:)``. Where the file
+  /// system takes no user extended attributes (tmpfs before Linux 6.6, some
+  /// network file systems) the bytes are stored without it.
+  public func store(_ data: Data, forKey key: String, metadata: Data? = nil) throws(MagpieError) {
     let path = fileURL(forKey: key).path
-    let previous = FileIO.status(path)?.size ?? 0
-    try FileIO.writeAtomically(data, to: path, modifiedAt: configuration.now(), durable: durable)
+    let previous = configuration.sizeLimit == nil ? 0 : FileIO.status(path)?.size ?? 0
+    try FileIO.writeAtomically(data, to: path, modifiedAt: configuration.now(), metadata: metadata)
     guard let limit = configuration.sizeLimit else { return }
     let size = try currentSize(adding: data.count - previous)
     if size > limit { _ = try clean() }
+  }
+
+  /// The metadata stored with `key`'s file by ``store(_:forKey:metadata:)``,
+  /// or `nil` when there is none (no file, stored without metadata, or a
+  /// file system without user extended attributes). Does not refresh the
+  /// file's access date.
+  public func metadata(forKey key: String) -> Data? {
+    FileIO.metadata(atPath: fileURL(forKey: key).path)
   }
 
   /// Removes `key`'s file, if any.

@@ -1,3 +1,4 @@
+import CMagpieCodecs
 import Foundation
 
 #if canImport(Glibc)
@@ -83,12 +84,16 @@ enum FileIO {
     return (data, modified)
   }
 
-  /// Writes `data` to a temporary file beside `path`, flushes it to disk
-  /// (unless not `durable`), stamps it `modifiedAt`, then renames it over
-  /// `path`. On any failure the
+  /// The extended attribute that carries an entry's metadata.
+  static let metadataAttribute = "user.magpie.metadata"
+
+  /// Writes `data` to a temporary file beside `path`, with `metadata` (when
+  /// given and the file system takes user extended attributes) in
+  /// ``metadataAttribute``, flushes it to disk, stamps it `modifiedAt`, then renames it over `path`: the bytes and
+  /// their metadata appear together or not at all. On any failure the
   /// temporary file is removed and `path` is untouched.
   static func writeAtomically(
-    _ data: Data, to path: String, modifiedAt date: Date, durable: Bool = true
+    _ data: Data, to path: String, modifiedAt date: Date, metadata: Data? = nil
   ) throws(MagpieError) {
     let folder = (path as NSString).deletingLastPathComponent
     let temporary = folder + "/" + DiskCache.temporaryPrefix + randomSuffix()
@@ -107,7 +112,12 @@ enum FileIO {
         return done
       }
       guard written >= 0 else { throw failure("write \(path)") }
-      guard !durable || fsync(fd) == 0 else { throw failure("flush \(path)") }
+      // Unsupported (ENOTSUP) or too large (E2BIG, ENOSPC): the bytes are
+      // still worth keeping, without their metadata.
+      if let metadata {
+        _ = metadata.withUnsafeBytes { mp_fsetxattr(fd, metadataAttribute, $0.baseAddress, $0.count) }
+      }
+      guard fsync(fd) == 0 else { throw failure("flush \(path)") }
       var times = [timespec(date), timespec(date)]
       _ = futimens(fd, &times)
       closed = true
@@ -118,6 +128,23 @@ enum FileIO {
       unlink(temporary)
       throw error
     }
+  }
+
+  /// The metadata attached to the file at `path` by
+  /// ``writeAtomically(_:to:modifiedAt:metadata:)``, or `nil` when
+  /// the file, the attribute or support for it is missing.
+  static func metadata(atPath path: String) -> Data? {
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    var length = mp_getxattr(path, metadataAttribute, &buffer, buffer.count)
+    if length < 0 && errno == ERANGE {
+      // Larger than the first guess: ask for the size, then read it.
+      let size = mp_getxattr(path, metadataAttribute, nil, 0)
+      guard size > 0 else { return nil }
+      buffer = [UInt8](repeating: 0, count: size)
+      length = mp_getxattr(path, metadataAttribute, &buffer, buffer.count)
+    }
+    guard length >= 0 else { return nil }
+    return Data(buffer[..<length])
   }
 
   /// Removes a file; a missing file is not an error.

@@ -85,13 +85,15 @@ public final class ImageCache: Sendable {
 
   /// Stores `image` under `key` in `targets`: memory at once, then disk
   /// through the serializer. `original` is the encoded data the image was
-  /// decoded from before any processing, when known.
+  /// decoded from before any processing, when known. `metadata` is kept
+  /// with the disk entry (see ``DiskCache/store(_:forKey:metadata:)``).
   ///
   /// - Throws: the disk write's error (a full disk, a read-only folder, or an
   ///   image the serializer cannot encode). The memory entry is stored
   ///   regardless, so a load can succeed and still report the failure.
   public func store(
-    _ image: Image, original: Data? = nil, forKey key: ImageCacheKey, in targets: Targets = .all
+    _ image: Image, original: Data? = nil, forKey key: ImageCacheKey, in targets: Targets = .all,
+    metadata: Data? = nil
   ) async throws(MagpieError) {
     if targets.contains(.memory) {
       memoryCache.setValue(image, forKey: key.stringValue, cost: image.byteCount)
@@ -103,8 +105,16 @@ public final class ImageCache: Sendable {
       guard let data = serializer.data(with: image, original: original) else {
         throw MagpieError(.encodingFailed, "the cache serializer could not encode the image for \(key)")
       }
-      try disk.store(data, forKey: keyString)
+      try disk.store(data, forKey: keyString, metadata: metadata)
     }
+  }
+
+  /// The metadata stored with `key`'s disk entry, or `nil` when there is
+  /// none.
+  public func metadata(forKey key: ImageCacheKey) async -> Data? {
+    guard let diskCache else { return nil }
+    let keyString = key.stringValue
+    return try? await diskCache.perform { disk in disk.metadata(forKey: keyString) }
   }
 
   /// Stores the original (unprocessed) bytes of `source` on disk, so later

@@ -5,10 +5,13 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// Remembers the `ETag` and `Last-Modified` the origin sent with each
-/// source, so ``ImageLoadingOptions/refreshCached`` can ask "has it
-/// changed?" instead of downloading again. Kept in memory and, when there is
-/// one, in the disk cache beside the images.
+/// Remembers the `ETag` and `Last-Modified` the origin sent with the
+/// response each cache entry was made from, so
+/// ``ImageLoadingOptions/refreshCached`` can ask "has it changed?" instead of
+/// downloading again. Kept per entry, not per URL: two processed variants
+/// made from different versions of one image each revalidate their own.
+/// In memory here; on disk they travel with the entry's file as its
+/// metadata (see ``DiskCache/store(_:forKey:metadata:)``).
 final class ValidatorStore: Sendable {
   /// The validators of one response.
   struct Validators: Codable, Equatable, Sendable {
@@ -22,6 +25,15 @@ final class ValidatorStore: Sendable {
       if etag == nil && lastModified == nil { return nil }
     }
 
+    /// The validators as disk-entry metadata.
+    var encoded: Data? { try? JSONEncoder().encode(self) }
+
+    /// Validators read back from disk-entry metadata.
+    init?(encoded: Data) {
+      guard let decoded = try? JSONDecoder().decode(Validators.self, from: encoded) else { return nil }
+      self = decoded
+    }
+
     /// Adds the conditional headers to `request`.
     func apply(to request: inout URLRequest) {
       if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -30,36 +42,21 @@ final class ValidatorStore: Sendable {
   }
 
   private let memory = Mutex<[String: Validators]>([:])
-  private let disk: DiskCache?
+  private let cache: ImageCache
 
-  init(disk: DiskCache?) { self.disk = disk }
+  init(cache: ImageCache) { self.cache = cache }
 
-  private static func diskKey(_ source: String) -> String { "validators\n" + source }
-
-  /// The validators stored for `source`.
-  func validators(forSource source: String) -> Validators? {
-    if let known = memory.withLock({ $0[source] }) { return known }
-    guard let data = try? disk?.data(forKey: Self.diskKey(source)),
-      let stored = try? JSONDecoder().decode(Validators.self, from: data)
-    else { return nil }
-    memory.withLock { $0[source] = stored }
+  /// The validators of the response `key`'s entry was made from.
+  func validators(for key: ImageCacheKey) async -> Validators? {
+    if let known = memory.withLock({ $0[key.stringValue] }) { return known }
+    guard let data = await cache.metadata(forKey: key), let stored = Validators(encoded: data) else { return nil }
+    memory.withLock { $0[key.stringValue] = stored }
     return stored
   }
 
-  /// Remembers (or, with `nil`, forgets) the validators for `source` in
-  /// memory; ``persist(_:forSource:)`` writes them to disk.
-  func setValidators(_ validators: Validators?, forSource source: String) {
-    memory.withLock { $0[source] = validators }
-  }
-
-  /// Writes (or removes) the validators for `source` on disk. Not flushed:
-  /// losing them only costs one full download on the next revalidation.
-  func persist(_ validators: Validators?, forSource source: String) throws(MagpieError) {
-    guard let disk else { return }
-    if let validators, let data = try? JSONEncoder().encode(validators) {
-      try disk.store(data, forKey: Self.diskKey(source), durable: false)
-    } else {
-      try disk.remove(forKey: Self.diskKey(source))
-    }
+  /// Remembers (or, with `nil`, forgets) the validators for `key`'s entry
+  /// for this process; the disk keeps them with the entry's file.
+  func setValidators(_ validators: Validators?, for key: ImageCacheKey) {
+    memory.withLock { $0[key.stringValue] = validators }
   }
 }

@@ -79,7 +79,7 @@ extension ImageManager {
     let request = job.request
     let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
     guard case .network(var urlRequest) = request.source,
-      let validators = validators.validators(forSource: key.source)
+      let validators = await validators.validators(for: key)
     else {
       // Nothing to ask with (a provider, or no validators): load afresh.
       var fresh = request
@@ -218,7 +218,7 @@ extension ImageManager {
   ) {
     guard !image.isPartial else { return }
     let newValidators = response.flatMap(ValidatorStore.Validators.init)
-    if response != nil { validators.setValidators(newValidators, forSource: key.source) }
+    validators.setValidators(newValidators, for: key)
     let cache = configuration.cache
     let clock = ContinuousClock()
     let start = clock.now
@@ -231,12 +231,9 @@ extension ImageManager {
       defer { endWrite() }
       // The original is stored even when the processed image cannot be.
       do throws(MagpieError) {
-        try await cache.store(image, original: data, forKey: key, in: .disk)
+        try await cache.store(image, original: data, forKey: key, in: .disk, metadata: newValidators?.encoded)
       } catch {
         failed?(error, key)
-      }
-      if response != nil {
-        try? validators.persist(newValidators, forSource: key.source)
       }
       guard storeOriginal && key.isProcessed else { return }
       do throws(MagpieError) {

@@ -75,7 +75,7 @@ public final class ImageManager: Sendable {
     self.configuration = configuration
     decodeLimiter = WorkLimiter(label: "magpie.decode", limit: configuration.maximumConcurrentDecodes)
     processLimiter = WorkLimiter(label: "magpie.process", limit: configuration.maximumConcurrentProcessing)
-    validators = ValidatorStore(disk: configuration.cache.diskCache)
+    validators = ValidatorStore(cache: configuration.cache)
   }
 
   // MARK: Loading, async

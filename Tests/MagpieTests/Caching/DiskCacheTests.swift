@@ -35,6 +35,30 @@ import Testing
     #expect(try cache.count() == 0)
   }
 
+  @Test func metadataTravelsWithTheEntryAndIsReplacedWithIt() throws {
+    let dir = try TemporaryDirectory()
+    let cache = try makeCache(dir)
+    let key = "https://example.com/a.jpg"
+    let metadata = Data(#"{"etag":"\"v1\""}"#.utf8)
+    try cache.store(Data([1, 2, 3]), forKey: key, metadata: metadata)
+    #expect(try cache.data(forKey: key) == Data([1, 2, 3]))
+    if dir.supportsUserAttributes {
+      #expect(cache.metadata(forKey: key) == metadata)
+      // Larger than the first read's buffer.
+      let large = Data((0..<3000).map { UInt8($0 % 251) })
+      try cache.store(Data([4]), forKey: key, metadata: large)
+      #expect(cache.metadata(forKey: key) == large)
+    } else {
+      #expect(cache.metadata(forKey: key) == nil)
+    }
+    // New bytes without metadata: the old metadata described other bytes.
+    try cache.store(Data([5]), forKey: key)
+    #expect(cache.metadata(forKey: key) == nil)
+    #expect(cache.metadata(forKey: "https://example.com/missing.jpg") == nil)
+    // The metadata is no file of its own.
+    #expect(try cache.count() == 1)
+  }
+
   @Test func keyTextNeverReachesTheFileSystemAndModesArePrivate() throws {
     let dir = try TemporaryDirectory()
     let cache = try makeCache(dir)

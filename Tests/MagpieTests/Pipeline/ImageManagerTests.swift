@@ -243,6 +243,48 @@ import Testing
     #expect(try await manager.image(for: ImageRequest(url: url("e.png"))).image.pixels == replaced.image.pixels)
   }
 
+  @Test func aNewManagerRevalidatesWithTheETagStoredWithTheEntry() async throws {
+    let persists = directory.supportsUserAttributes
+    loader.script(
+      url("v.png"), .respond(headers: ["ETag": "\"v1\""], body: try png(seed: 3)),
+      persists ? .respond(status: 304, headers: ["ETag": "\"v1\""], body: Data()) : .respond(body: try png(seed: 3)))
+    let first = try manager()
+    let original = try await first.image(for: ImageRequest(url: url("v.png")))
+    await first.waitForPendingWrites()
+
+    // Another process on the same folder: nothing in memory.
+    let second = try manager()
+    let result = try await second.image(for: ImageRequest(url: url("v.png"), options: [.refreshCached]))
+    #expect(result.image.pixels == original.image.pixels)
+    if persists {
+      #expect(result.metrics.revalidated)
+      #expect(result.cacheType == .disk)
+      #expect(loader.requests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+    } else {
+      // Without extended attributes the validators live only in memory.
+      #expect(result.cacheType == .none)
+    }
+  }
+
+  @Test func eachProcessedVariantRevalidatesWithTheETagOfTheResponseItWasMadeFrom() async throws {
+    // "a" is made from v1; the image changes; "b" is made from v2.
+    loader.script(
+      url("m.png"), .respond(headers: ["ETag": "\"v1\""], body: try png(seed: 1)),
+      .respond(headers: ["ETag": "\"v2\""], body: try png(seed: 2)),
+      .respond(headers: ["ETag": "\"v2\""], body: try png(seed: 2)))
+    let manager = try manager()
+    let a = try await manager.image(for: ImageRequest(url: url("m.png"), processors: [InvertProcessor(tag: "a")]))
+    _ = try await manager.image(for: ImageRequest(url: url("m.png"), processors: [InvertProcessor(tag: "b")]))
+    await manager.waitForPendingWrites()
+
+    // Asking about "a" with v2's ETag would earn a 304 and keep v1's pixels.
+    let refreshed = try await manager.image(
+      for: ImageRequest(url: url("m.png"), processors: [InvertProcessor(tag: "a")], options: [.refreshCached]))
+    #expect(loader.requests.last?.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
+    #expect(refreshed.cacheType == .none)
+    #expect(refreshed.image.pixels != a.image.pixels)
+  }
+
   @Test func progressiveLoadDeliversPartialImagesBeforeTheFinalOne() async throws {
     // A photo-like progressive JPEG, split at each start of scan.
     var bytes = [UInt8]()
