@@ -15,10 +15,15 @@ enum MagpieCommand {
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json]
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR]
-      bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, decode-scaled, thumb, webp, noop)
+      bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;
+                                                also decode-scaled, thumb-batch, process:SPEC)
       cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]
       demo [DIR] [--out FILE] [--base-url URL --cache-dir DIR]
                                                 thumbnail the samples (through an origin with --base-url)
+      cache-bench memory|manager|disk|clean [--thumbnail FILE] [--files N]
+                                                cache timings for make bench
+      loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession]
+                                                data-loader timings for make bench
 
     process SPEC: processors joined by '|', e.g. 'downsample(256x256)'
     """
