@@ -62,6 +62,45 @@ extension DataLoaderTests {
       }
     }
 
+    /// The curl loop hands chunks over in batches while input keeps coming;
+    /// peeking for input must not swallow the wake-up that announces a new
+    /// load, or that load waits out the loop's 5-second poll.
+    @Test("Loads started while large bodies stream start at once", .timeLimit(.minutes(1)))
+    func loadsStartWhileBodiesStream() async throws {
+      let folder = try TemporaryDirectory()
+      // A small PNG (the loader checks that bodies sniff as images) padded
+      // with 2 MB of noise after its end.
+      var generator = SystemRandomNumberGenerator()
+      var body = try CoderRegistry.shared.encode(Image(pixels: PixelBuffer(width: 4, height: 4)), as: .png)
+      body.append(contentsOf: (0..<(1 << 18)).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } })
+      try body.write(to: folder.url.appendingPathComponent("large.png"))
+      let expected = body
+      let nginx = try NginxOrigin(serving: folder.url)
+      defer { nginx.stop() }
+      let loader = LoaderKind.curl.make(quickConfiguration())
+      let url = nginx.url("/large.png")
+      let slowest = await withTaskGroup(of: Duration.self) { group in
+        for _ in 0..<6 {
+          group.addTask {
+            var slowest = Duration.zero
+            for _ in 0..<25 {
+              let outcome = await LoadOutcome.load(url, with: loader)
+              #expect(outcome.error == nil)
+              // Not `==` inside #expect: a failure would diff 2 MB.
+              let intact = outcome.body == expected
+              #expect(intact)
+              slowest = max(slowest, outcome.elapsed)
+            }
+            return slowest
+          }
+        }
+        return await group.reduce(.zero) { max($0, $1) }
+      }
+      // A 2 MB load from loopback takes milliseconds; a lost wake-up, 5 s.
+      #expect(slowest < .seconds(2.5))
+      #expect(try nginx.requestCount("/large.png") == 150)
+    }
+
     @Test("Sequential loads reuse one keep-alive connection", arguments: LoaderKind.allCases)
     func keepAlive(kind: LoaderKind) async throws {
       let nginx = try NginxOrigin(serving: Self.samples)
