@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -41,22 +40,33 @@ final class ValidatorStore: Sendable {
     }
   }
 
-  private let memory = Mutex<[String: Validators]>([:])
+  /// The most recently used entries' validators; older ones are read back
+  /// from disk when needed, so a long-running process does not keep one
+  /// for every image it ever loaded.
+  private let memory = MemoryCache<String, Validators>(
+    limits: .init(totalCost: .max, count: ValidatorStore.memoryCount, expiration: .never))
   private let cache: ImageCache
+
+  /// How many entries' validators stay in memory.
+  static let memoryCount = 4096
 
   init(cache: ImageCache) { self.cache = cache }
 
   /// The validators of the response `key`'s entry was made from.
   func validators(for key: ImageCacheKey) async -> Validators? {
-    if let known = memory.withLock({ $0[key.stringValue] }) { return known }
+    if let known = memory.value(forKey: key.stringValue) { return known }
     guard let data = await cache.metadata(forKey: key), let stored = Validators(encoded: data) else { return nil }
-    memory.withLock { $0[key.stringValue] = stored }
+    memory.setValue(stored, forKey: key.stringValue, cost: 1)
     return stored
   }
 
   /// Remembers (or, with `nil`, forgets) the validators for `key`'s entry
   /// for this process; the disk keeps them with the entry's file.
   func setValidators(_ validators: Validators?, for key: ImageCacheKey) {
-    memory.withLock { $0[key.stringValue] = validators }
+    if let validators {
+      memory.setValue(validators, forKey: key.stringValue, cost: 1)
+    } else {
+      _ = memory.removeValue(forKey: key.stringValue)
+    }
   }
 }
