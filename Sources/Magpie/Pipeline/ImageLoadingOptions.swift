@@ -9,7 +9,9 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
 
   /// Try a URL again even though it failed before (by default a URL that
   /// failed for a reason that will not go away, such as a 404 or a body that
-  /// is not an image, is not requested again).
+  /// is not an image, is not requested again; the manager remembers the
+  /// 4096 most recent such URLs, and ``ImageManager/clearFailedSources()``
+  /// forgets them all).
   public static let retryFailed = ImageLoadingOptions(rawValue: 1 << 0)
   /// Revalidate a cached image with the origin (`If-None-Match` /
   /// `If-Modified-Since`): keep it on 304, replace it when it changed.

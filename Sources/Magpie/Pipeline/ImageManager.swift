@@ -66,7 +66,13 @@ public final class ImageManager: Sendable {
   let processLimiter: WorkLimiter
   let validators: ValidatorStore
   private let jobs = Mutex<[String: LoadJob]>([:])
-  private let failedSources = Mutex<[String: MagpieError]>([:])
+  /// Sources whose last load failed for good (a 404, an undecodable body),
+  /// most recent first; the oldest are forgotten, so a long-running process
+  /// does not keep every bad URL it ever met.
+  private let failedSources = MemoryCache<String, MagpieError>(
+    limits: .init(totalCost: .max, count: ImageManager.failedSourceCount, expiration: .never))
+  /// How many failed sources are remembered.
+  static let failedSourceCount = 4096
   private let nextTaskID = Atomic<Int>(0)
   private let pendingWrites = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
@@ -141,7 +147,7 @@ public final class ImageManager: Sendable {
 
   /// Forgets every URL remembered as failed.
   public func clearFailedSources() {
-    failedSources.withLock { $0.removeAll() }
+    failedSources.removeAll()
   }
 
   /// Waits until every disk-cache write started so far has finished (call
@@ -180,8 +186,8 @@ public final class ImageManager: Sendable {
     let request = task.request
     let sourceKey = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
     if request.options.contains(.retryFailed) {
-      failedSources.withLock { _ = $0.removeValue(forKey: sourceKey) }
-    } else if let failure = failedSources.withLock({ $0[sourceKey] }) {
+      _ = failedSources.removeValue(forKey: sourceKey)
+    } else if let failure = failedSources.value(forKey: sourceKey) {
       _ = task.markFinished()
       var error = failure
       error.reason = "failed before (\(failure.reason)); not tried again without .retryFailed"
@@ -232,9 +238,9 @@ public final class ImageManager: Sendable {
     jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
     let sourceKey = job.request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
     switch result {
-    case .success: failedSources.withLock { _ = $0.removeValue(forKey: sourceKey) }
+    case .success: _ = failedSources.removeValue(forKey: sourceKey)
     case .failure(let error) where Self.isPermanent(error):
-      failedSources.withLock { $0[sourceKey] = error }
+      failedSources.setValue(error, forKey: sourceKey, cost: 1)
     case .failure: break
     }
     for subscriber in job.finish() where subscriber.task.markFinished() {

@@ -209,6 +209,22 @@ import Testing
     #expect(loader.startedURLs.count == 2)
   }
 
+  @Test func theOldestFailedURLsAreForgottenBeyondTheLimit() async throws {
+    let manager = try manager()
+    let count = ImageManager.failedSourceCount + 1
+    for index in 0..<count {
+      loader.script(url("gone-\(index).png"), .fail(MagpieError(.httpStatus, "HTTP 404", statusCode: 404)))
+      _ = try? await manager.image(for: ImageRequest(url: url("gone-\(index).png")))
+    }
+    #expect(loader.startedURLs.count == count)
+    // The newest is still remembered; the oldest was forgotten, so it is
+    // asked for again.
+    _ = try? await manager.image(for: ImageRequest(url: url("gone-\(count - 1).png")))
+    #expect(loader.startedURLs.count == count)
+    _ = try? await manager.image(for: ImageRequest(url: url("gone-0.png")))
+    #expect(loader.startedURLs.count == count + 1)
+  }
+
   @Test func transientFailuresAreNotRemembered() async throws {
     loader.script(
       url("503.png"), .fail(MagpieError(.httpStatus, "HTTP 503", statusCode: 503)), .respond(body: try png()))
