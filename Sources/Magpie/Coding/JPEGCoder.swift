@@ -125,9 +125,16 @@ public struct JPEGCoder: ImageCoder {
     return try result.get()
   }
 
-  private static func decode(
-    bytes: UnsafeRawBufferPointer, options: DecodeOptions, onlyNeededScans: Bool
-  ) throws(MagpieError) -> Image {
+  /// Reads the header of `bytes`, picks the DCT scale `options` asks for,
+  /// checks the pixel limit, leaves out the scans that scale does not read
+  /// (with `onlyNeededScans`) and starts decompressing. Returns the
+  /// decompressor, ready for rows of `size` (stored axes), with the EXIF
+  /// orientation and the one to apply.
+  static func startDecompressing(
+    _ bytes: UnsafeRawBufferPointer, options: DecodeOptions, onlyNeededScans: Bool
+  ) throws(MagpieError) -> (
+    decompressor: JPEGDecompressor, size: PixelSize, orientation: ImageOrientation, applied: ImageOrientation
+  ) {
     let decompressor = try JPEGDecompressor()
     let header = try decompressor.readHeader(bytes)
     let orientation = orientation(of: header)
@@ -145,6 +152,14 @@ public struct JPEGCoder: ImageCoder {
     // A multi-scan image has read all its data by now: fail before
     // allocating pixels.
     if decompressor.isIncomplete && !options.allowsPartialImage { throw decompressor.truncationError }
+    return (decompressor, size, orientation, applied)
+  }
+
+  private static func decode(
+    bytes: UnsafeRawBufferPointer, options: DecodeOptions, onlyNeededScans: Bool
+  ) throws(MagpieError) -> Image {
+    let (decompressor, size, orientation, applied) = try startDecompressing(
+      bytes, options: options, onlyNeededScans: onlyNeededScans)
     var pixels = try PixelBuffer(uninitializedWidth: size.width, height: size.height) {
       (buffer: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
       // Fresh memory: let the kernel back it with huge pages before libjpeg
@@ -167,7 +182,7 @@ public struct JPEGCoder: ImageCoder {
   /// For a progressive image decoded at 1/`denominator` (> 1) to `size`,
   /// leaves out the scans that scale does not read; chroma keeps only DC
   /// when the 1/8 image will be shrunk by ``dcOnlyShrinkFactor`` or more.
-  static func skipUnneededScans(
+  private static func skipUnneededScans(
     _ decompressor: JPEGDecompressor, header: mp_jpeg_header, options: DecodeOptions, stored: PixelSize,
     applied: ImageOrientation, output size: PixelSize, denominator: Int
   ) throws(MagpieError) {

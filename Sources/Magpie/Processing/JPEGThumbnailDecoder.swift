@@ -77,21 +77,8 @@ enum JPEGThumbnailDecoder {
     var options = options
     options.targetSize = box
     options.contentMode = .aspectFit
-    let decompressor = try JPEGDecompressor()
-    let header = try decompressor.readHeader(bytes)
-    let orientation = JPEGCoder.orientation(of: header)
-    let applied = options.appliesOrientation ? orientation : .up
-    let stored = PixelSize(width: Int(header.width), height: Int(header.height))
-    let denominator = options.shrinkDenominator(for: stored, orientation: applied)
-    let size = try decompressor.setOutput(scaleDenominator: denominator, maxMemory: options.maxTotalByteCount)
-    try options.checkPixelLimit(decoded: size, declared: stored)
-    if onlyNeededScans {
-      try JPEGCoder.skipUnneededScans(
-        decompressor, header: header, options: options, stored: stored, applied: applied, output: size,
-        denominator: denominator)
-    }
-    try decompressor.start()
-    if decompressor.isIncomplete && !options.allowsPartialImage { throw decompressor.truncationError }
+    let (decompressor, size, orientation, applied) = try JPEGCoder.startDecompressing(
+      bytes, options: options, onlyNeededScans: onlyNeededScans)
 
     // The box factors resample would pick for the upright image, turned
     // back to the stored axes.
