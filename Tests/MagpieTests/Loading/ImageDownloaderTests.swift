@@ -32,38 +32,22 @@ import Testing
 
   /// Collects completions and lets a test await a number of them.
   final class Completions: Sendable {
-    private let state = Mutex<
-      (
-        results: [Int: Result<ImageDownloader.Response, MagpieError>],
-        watchers: [(Int, CheckedContinuation<Void, Never>)]
-      )
-    >(([:], []))
+    private let received = Mutex<[Int: Result<ImageDownloader.Response, MagpieError>]>([:])
+    private let counter = AsyncCounter()
 
     func handler(_ index: Int) -> @Sendable (Result<ImageDownloader.Response, MagpieError>) -> Void {
       { result in
-        let ready = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-          state.results[index] = result
-          let count = state.results.count
-          let ready = state.watchers.filter { $0.0 <= count }.map(\.1)
-          state.watchers.removeAll { $0.0 <= count }
-          return ready
-        }
-        for continuation in ready { continuation.resume() }
+        // Counts completed requests, as before: a second completion of
+        // one index replaces the first.
+        if self.received.withLock({ $0.updateValue(result, forKey: index) == nil }) { self.counter.increment() }
       }
     }
 
     func wait(for count: Int) async {
-      await withCheckedContinuation { continuation in
-        let ready = state.withLock { state -> Bool in
-          if state.results.count >= count { return true }
-          state.watchers.append((count, continuation))
-          return false
-        }
-        if ready { continuation.resume() }
-      }
+      await counter.wait(for: count)
     }
 
-    var results: [Int: Result<ImageDownloader.Response, MagpieError>] { state.withLock { $0.results } }
+    var results: [Int: Result<ImageDownloader.Response, MagpieError>] { received.withLock { $0 } }
   }
 
   @Test func identicalRequestsShareOneTransfer() async throws {

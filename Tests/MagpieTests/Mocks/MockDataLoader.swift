@@ -27,7 +27,6 @@ final class MockDataLoader: DataLoading, Sendable {
     var suspended = false
     var waiting: [CheckedContinuation<Void, Never>] = []
     var started: [String] = []
-    var startWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var cancelled: [String] = []
     var requests: [URLRequest] = []
     var pacing = false
@@ -36,6 +35,7 @@ final class MockDataLoader: DataLoading, Sendable {
   }
 
   private let state = Mutex(State())
+  private let starts = AsyncCounter()
 
   /// Scripts `outcomes` for `url`, one per attempt; the last one repeats.
   func script(_ url: URL, _ outcomes: Outcome...) {
@@ -94,21 +94,14 @@ final class MockDataLoader: DataLoading, Sendable {
 
   /// Returns once `count` transfers have started in all.
   func waitForStarts(_ count: Int) async {
-    await withCheckedContinuation { continuation in
-      let ready = state.withLock { state -> Bool in
-        if state.started.count >= count { return true }
-        state.startWatchers.append((count, continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
+    await starts.wait(for: count)
   }
 
   func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
     let url = request.url?.absoluteString ?? ""
     return AsyncThrowingStream { continuation in
       let task = Task {
-        let (outcome, watchers) = state.withLock { state -> (Outcome, [CheckedContinuation<Void, Never>]) in
+        let outcome = state.withLock { state -> Outcome in
           state.started.append(url)
           state.requests.append(request)
           var outcome = state.fallback
@@ -117,12 +110,9 @@ final class MockDataLoader: DataLoading, Sendable {
             if script.count > 1 { script.removeFirst() }
             state.scripts[url] = script
           }
-          let count = state.started.count
-          let ready = state.startWatchers.filter { $0.count <= count }.map(\.continuation)
-          state.startWatchers.removeAll { $0.count <= count }
-          return (outcome, ready)
+          return outcome
         }
-        for watcher in watchers { watcher.resume() }
+        starts.increment()
         await withCheckedContinuation { gate in
           let held = state.withLock { state -> Bool in
             guard state.suspended else { return false }
