@@ -44,7 +44,7 @@ extension ImageManager {
         if options.contains(.refreshCached) {
           return try await revalidate(job, cached: image, cacheType: .disk, metrics: &metrics)
         }
-        cache.memoryCache.setValue(strippingOriginal(image), forKey: key.stringValue, cost: image.byteCount)
+        keepInMemory(image, forKey: key)
         return ImageResult(image: image, cacheType: .disk, request: request, data: nil, metrics: metrics)
       }
       if key.isProcessed, !options.contains(.refreshCached) {
@@ -97,8 +97,7 @@ extension ImageManager {
     if response?.statusCode == 304 {
       metrics.revalidated = true
       if cacheType == .disk {
-        configuration.cache.memoryCache.setValue(
-          strippingOriginal(cached), forKey: key.stringValue, cost: cached.byteCount)
+        keepInMemory(cached, forKey: key)
       }
       return ImageResult(image: cached, cacheType: cacheType, request: request, data: nil, metrics: metrics)
     }
@@ -169,10 +168,7 @@ extension ImageManager {
     if let first = processors.first {
       // The first processor gets the bytes, so it can decode at its own size.
       image = try await decodeLimiter.run { () throws(MagpieError) in
-        guard let image = first.process(item: .data(data), options: processingOptions) else {
-          throw MagpieError(.processingFailed, "processor \(first.identifier) could not process the image")
-        }
-        return image
+        try Self.apply(first, to: .data(data), options: processingOptions)
       }
     } else {
       image = try await decodeLimiter.run { () throws(MagpieError) in try registry.decode(data, options: decodeOptions)
@@ -185,17 +181,22 @@ extension ImageManager {
       let input = image
       image = try await processLimiter.run { () throws(MagpieError) in
         var current = input
-        for processor in rest {
-          guard let next = processor.process(item: .image(current), options: processingOptions) else {
-            throw MagpieError(.processingFailed, "processor \(processor.identifier) could not process the image")
-          }
-          current = next
-        }
+        for processor in rest { current = try Self.apply(processor, to: .image(current), options: processingOptions) }
         return current
       }
       metrics.process += clock.now - processStart
     }
     image.scale = decodeOptions.scale
+    return image
+  }
+
+  /// `processor`'s result for `item`; its `nil` as a typed error.
+  private static func apply(
+    _ processor: any ImageProcessor, to item: ImageProcessItem, options: ImageProcessingOptions
+  ) throws(MagpieError) -> Image {
+    guard let image = processor.process(item: item, options: options) else {
+      throw MagpieError(.processingFailed, "processor \(processor.identifier) could not process the image")
+    }
     return image
   }
 
@@ -222,7 +223,7 @@ extension ImageManager {
     let cache = configuration.cache
     let clock = ContinuousClock()
     let start = clock.now
-    cache.memoryCache.setValue(strippingOriginal(image), forKey: key.stringValue, cost: image.byteCount)
+    keepInMemory(image, forKey: key)
     metrics.cacheWrite += clock.now - start
     guard !request.options.contains(.cacheMemoryOnly), cache.diskCache != nil else { return }
     let failed = configuration.cacheWriteFailed
@@ -244,11 +245,12 @@ extension ImageManager {
     }
   }
 
-  /// The image as the memory cache keeps it: without its encoded bytes.
-  private func strippingOriginal(_ image: Image) -> Image {
+  /// Stores `image` in the memory cache without its encoded bytes, which
+  /// the disk cache keeps.
+  private func keepInMemory(_ image: Image, forKey key: ImageCacheKey) {
     var copy = image
     copy.originalData = nil
-    return copy
+    configuration.cache.memoryCache.setValue(copy, forKey: key.stringValue, cost: image.byteCount)
   }
 
   /// Decodes what has arrived of a progressive JPEG, when a new scan is in,
