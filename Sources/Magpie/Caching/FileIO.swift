@@ -89,9 +89,10 @@ enum FileIO {
 
   /// Writes `data` to a temporary file beside `path`, with `metadata` (when
   /// given and the file system takes user extended attributes) in
-  /// ``metadataAttribute``, flushes it to disk, stamps it `modifiedAt`, then renames it over `path`: the bytes and
-  /// their metadata appear together or not at all. On any failure the
-  /// temporary file is removed and `path` is untouched.
+  /// ``metadataAttribute``, flushes it to disk, stamps it `modifiedAt`,
+  /// then renames it over `path`: the bytes and their metadata appear
+  /// together or not at all. On any failure the temporary file is removed
+  /// and `path` is untouched.
   static func writeAtomically(
     _ data: Data, to path: String, modifiedAt date: Date, metadata: Data? = nil
   ) throws(MagpieError) {

@@ -6,9 +6,9 @@ import Foundation
 /// Memory holds decoded images, charged by their decoded bytes; disk holds
 /// bytes made by the ``CacheSerializer``. Disk I/O never runs on the
 /// caller's thread: writes (which `fsync`) go to the disk cache's own I/O
-/// queue, reads run on Swift's global executor. A disk failure never loses the
-/// memory entry: ``store(_:original:forKey:in:)`` stores in memory first and
-/// then throws the disk error for the caller to report.
+/// queue, reads run on Swift's global executor. A disk failure never loses
+/// the memory entry: ``store(_:original:forKey:in:metadata:)`` stores in
+/// memory first and then throws the disk error for the caller to report.
 public final class ImageCache: Sendable {
   /// Which caches an operation touches.
   public struct Targets: OptionSet, Sendable {
