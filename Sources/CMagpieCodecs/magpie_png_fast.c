@@ -325,9 +325,9 @@ int mp_png_fast_unfilter_row(uint8_t *row, const uint8_t *prior, size_t count, u
 }
 
 // ---------------------------------------------------------------------------
-// Conversion of one unfiltered row to premultiplied RGBA8. Each returns the
-// AND of the alpha bytes it wrote. Premultiplying rounds as the libpng path
-// and PixelBuffer do: t = c * a + 128, (t + (t >> 8)) >> 8.
+// Conversion of one unfiltered row to RGBA8, premultiplied or straight. Each
+// returns the AND of the alpha bytes it wrote. Premultiplying rounds as the
+// libpng path and PixelBuffer do: t = c * a + 128, (t + (t >> 8)) >> 8.
 
 static inline uint32_t mp_premultiply(uint32_t c, uint32_t a) {
   const uint32_t t = c * a + 128;
@@ -390,6 +390,46 @@ static uint32_t mp_convert_gray_alpha(const uint8_t *restrict src, uint8_t *rest
   return alpha;
 }
 
+static uint32_t mp_convert_gray_alpha_straight(const uint8_t *restrict src, uint8_t *restrict dst, size_t width) {
+  uint32_t alpha = 0xFF;
+  for (size_t i = 0; i < width; i++) {
+    const uint32_t v = src[2 * i];
+    const uint32_t a = src[2 * i + 1];
+    alpha &= a;
+#if MP_LITTLE_ENDIAN
+    const uint32_t px = v * 0x010101u | a << 24;
+    memcpy(dst + 4 * i, &px, 4);
+#else
+    dst[4 * i] = dst[4 * i + 1] = dst[4 * i + 2] = (uint8_t)v;
+    dst[4 * i + 3] = (uint8_t)a;
+#endif
+  }
+  return alpha;
+}
+
+// Straight RGBA is the stored row itself: a copy that ANDs the alpha bytes
+// on the way.
+static uint32_t mp_convert_rgba_straight(const uint8_t *restrict src, uint8_t *restrict dst, size_t width) {
+  size_t i = 0;
+  uint32_t alpha = 0xFF;
+#ifdef __SSE2__
+  __m128i all = _mm_set1_epi8(-1);
+  for (; i + 4 <= width; i += 4) {
+    const __m128i v = _mm_loadu_si128((const __m128i *)(src + 4 * i));
+    all = _mm_and_si128(all, v);
+    _mm_storeu_si128((__m128i *)(dst + 4 * i), v);
+  }
+  uint8_t lanes[16];
+  _mm_storeu_si128((__m128i *)lanes, all);
+  alpha = (uint32_t)(lanes[3] & lanes[7] & lanes[11] & lanes[15]);
+#endif
+  for (; i < width; i++) {
+    memcpy(dst + 4 * i, src + 4 * i, 4);
+    alpha &= src[4 * i + 3];
+  }
+  return alpha;
+}
+
 static uint32_t mp_convert_rgba(const uint8_t *restrict src, uint8_t *restrict dst, size_t width) {
   size_t i = 0;
   uint32_t alpha = 0xFF;
@@ -439,9 +479,10 @@ static uint32_t mp_convert_row(
     case 3:
       return mp_convert_palette(src, dst, width, image->palette);
     case 4:
-      return mp_convert_gray_alpha(src, dst, width);
+      return image->premultiply ? mp_convert_gray_alpha(src, dst, width)
+                                : mp_convert_gray_alpha_straight(src, dst, width);
     default:
-      return mp_convert_rgba(src, dst, width);
+      return image->premultiply ? mp_convert_rgba(src, dst, width) : mp_convert_rgba_straight(src, dst, width);
   }
 }
 

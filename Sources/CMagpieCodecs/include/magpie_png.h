@@ -61,7 +61,8 @@ size_t mp_png_reader_pixel_capacity(const mp_png_reader *reader);
 
 /// Decodes the whole image (every Adam7 pass) into `pixels` (`capacity`
 /// bytes) as 8-bit RGBA, `stride` bytes a row, `width * 4 <= stride`. With
-/// `premultiply` set the colour is premultiplied by alpha. `*all_opaque`
+/// `premultiply` set the colour is premultiplied by alpha; without, alpha is
+/// straight, exactly as the file stores it. `*all_opaque`
 /// becomes 1 when every alpha is 255. Call once, after
 /// mp_png_reader_read_header succeeded. A non-interlaced 8-bit image goes
 /// through the fast path (magpie_png_fast.h) when allowed, which may use the

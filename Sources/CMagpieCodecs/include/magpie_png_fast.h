@@ -36,8 +36,11 @@ typedef struct mp_png_fast_image {
   uint32_t height;
   /// 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA; 8 bits a sample.
   int32_t color_type;
-  /// Colour type 3 only: every index's premultiplied RGBA8 colour, as bytes
-  /// R, G, B, A in memory order.
+  /// Nonzero to premultiply colour by alpha; 0 keeps alpha straight, exactly
+  /// as the file stores it.
+  int32_t premultiply;
+  /// Colour type 3 only: every index's RGBA8 colour (premultiplied when
+  /// `premultiply` is set), as bytes R, G, B, A in memory order.
   uint8_t palette[256][4];
 } mp_png_fast_image;
 
@@ -50,7 +53,8 @@ size_t mp_png_fast_capacity(uint32_t width, uint32_t height, int32_t color_type)
 
 /// Decodes the image data of a PNG held in `size` bytes at `data`, whose
 /// first IDAT chunk starts (at its length field) at `idat_offset`, into
-/// `pixels` (`capacity` bytes): premultiplied RGBA8, `stride >= width * 4`
+/// `pixels` (`capacity` bytes): RGBA8 (premultiplied when
+/// `image->premultiply` is set, else straight), `stride >= width * 4`
 /// bytes a row. `*all_opaque` becomes 1 when every alpha is 255. Reads
 /// nothing outside `data[0..<size]` and writes nothing outside
 /// `pixels[0..<capacity]`. With packed rows and mp_png_fast_capacity bytes

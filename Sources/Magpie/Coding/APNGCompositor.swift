@@ -1,9 +1,11 @@
 /// Plays APNG frames onto a canvas as the APNG specification says, on
-/// premultiplied pixels, and hands out the canvas after each frame.
+/// straight-alpha pixels (so a frame drawn with blend op "source", or onto
+/// a transparent or under an opaque pixel, keeps its stored values
+/// exactly), and hands out the canvas after each frame.
 struct APNGCompositor {
   /// The canvas size, the IHDR's.
   let size: PixelSize
-  /// Premultiplied RGBA, `size.width * 4` bytes a row; transparent black at
+  /// Straight RGBA, `size.width * 4` bytes a row; transparent black at
   /// the start, as the specification requires.
   private var canvas: [UInt8]
   private var isFirstFrame = true
@@ -14,7 +16,7 @@ struct APNGCompositor {
     canvas = [UInt8](repeating: 0, count: size.pixelCount * PixelBuffer.bytesPerPixel)
   }
 
-  /// Draws `frame` (premultiplied, the size of `control`'s rectangle) as
+  /// Draws `frame` (straight alpha, the size of `control`'s rectangle) as
   /// `control` says, returns the canvas as it is then shown, and disposes of
   /// the frame for the next one.
   mutating func render(_ frame: PixelBuffer, control: APNGFrameControl) -> PixelBuffer {
@@ -25,10 +27,10 @@ struct APNGCompositor {
     if isFirstFrame && dispose == .previous { dispose = .background }
     isFirstFrame = false
     let saved = dispose == .previous ? copyRectangle(of: control) : nil
-    draw(frame, control: control)
+    draw(frame.alphaRepresentation == .straight || frame.isOpaque ? frame : Self.straightened(frame), control: control)
     let shown = PixelBuffer(
       width: size.width, height: size.height, bytesPerRow: size.width * PixelBuffer.bytesPerPixel,
-      premultipliedRGBA: canvas, isOpaque: isCanvasOpaque())
+      bytes: canvas, alpha: .straight, isOpaque: isCanvasOpaque())
     switch dispose {
     case .none: break
     case .background: clearRectangle(of: control)
@@ -60,20 +62,30 @@ struct APNGCompositor {
     }
   }
 
-  /// Porter-Duff "over" on premultiplied pixels: `d = s + d * (255 - sa) / 255`.
+  /// A premultiplied frame with straight colour (frames the decoder made
+  /// are straight already; this keeps the compositor correct for any).
+  private static func straightened(_ frame: PixelBuffer) -> PixelBuffer {
+    PixelBuffer(width: frame.width, height: frame.height, straightRGBA: frame.straightRGBA())
+  }
+
+  /// Porter-Duff "over" on straight pixels, as the APNG specification
+  /// writes it: `a = sa + da (1 - sa)`, `c = (sc sa + dc da (1 - sa)) / a`,
+  /// each rounded once from exact integers.
   private static func blendOver(_ s: UnsafePointer<UInt8>, onto d: UnsafeMutablePointer<UInt8>, pixels: Int) {
     for i in stride(from: 0, to: pixels * 4, by: 4) {
-      let alpha = UInt32(s[i + 3])
-      if alpha == 255 {
-        d[i] = s[i]
-        d[i + 1] = s[i + 1]
-        d[i + 2] = s[i + 2]
-        d[i + 3] = 255
-      } else if alpha != 0 {
-        let keep = 255 - alpha
-        for c in 0..<4 {
-          d[i + c] = UInt8(min(255, UInt32(s[i + c]) + UInt32(PixelBuffer.multiplyDivide255(UInt32(d[i + c]), keep))))
+      let sa = UInt32(s[i + 3])
+      let da = UInt32(d[i + 3])
+      if sa == 255 || (da == 0 && sa != 0) {
+        for c in 0..<4 { d[i + c] = s[i + c] }
+      } else if sa != 0 {
+        // Weights in units of 1/65025 of full alpha.
+        let fs = sa * 255
+        let fd = da * (255 - sa)
+        let sum = fs + fd
+        for c in 0..<3 {
+          d[i + c] = UInt8((UInt32(s[i + c]) * fs + UInt32(d[i + c]) * fd + sum / 2) / sum)
         }
+        d[i + 3] = UInt8((sum + 127) / 255)
       }
     }
   }

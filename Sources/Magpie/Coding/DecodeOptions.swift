@@ -12,6 +12,13 @@ public struct DecodeOptions: Sendable {
   /// decoders that can shrink while decoding (JPEG DCT scaling, WebP scaling)
   /// decode at the smallest size that still covers it; the result is never
   /// smaller than what `contentMode` needs and is not the exact target size.
+  ///
+  /// Pixels come out with straight alpha, exactly as stored, except when the
+  /// stored image is larger than the target needs: such pixels are going to
+  /// be resampled, which needs premultiplied colour, so still PNG and WebP
+  /// decoders premultiply while each row is in cache instead of leaving a
+  /// second pass to the resampler. ``PixelBuffer/alphaRepresentation`` says
+  /// which.
   public var targetSize: PixelSize?
   /// How `targetSize` is matched.
   public var contentMode: ContentMode
@@ -65,6 +72,13 @@ public struct DecodeOptions: Sendable {
       case .aspectFill: displayed.filling(targetSize)
       }
     return orientation.swapsDimensions ? needed.transposed : needed
+  }
+
+  /// Whether a source of `stored` pixels tagged with `orientation` is larger
+  /// than the target needs on either axis, so that it will be resampled.
+  public func downsamples(_ stored: PixelSize, orientation: ImageOrientation) -> Bool {
+    guard let needed = requiredStoredSize(for: stored, orientation: orientation) else { return false }
+    return needed.width < stored.width || needed.height < stored.height
   }
 
   /// The largest of `denominators` by which a decoder may shrink `stored`

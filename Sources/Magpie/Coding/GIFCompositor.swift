@@ -9,7 +9,7 @@ final class GIFCompositor {
   let width: Int
   /// Canvas height in pixels.
   let height: Int
-  /// The palette of the frame being drawn: premultiplied RGBA words, 0 for
+  /// The palette of the frame being drawn: opaque RGBA words, 0 for
   /// the transparent index (see ``GIFFileReader/fillColorTable(_:transparentIndex:)``).
   let colorTable: UnsafeMutablePointer<UInt32>
 

@@ -178,7 +178,7 @@ final class GIFFileReader {
     }
   }
 
-  /// Fills `table` (256 entries of premultiplied RGBA as stored in memory)
+  /// Fills `table` (256 entries of RGBA as stored in memory, each opaque or 0)
   /// for the frame just returned by ``nextFrame()``, as Firefox does: the
   /// local table, else the global one, else opaque white; indices past the
   /// table wrap by the table's bit depth, and the transparent index (and

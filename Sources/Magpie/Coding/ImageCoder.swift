@@ -9,8 +9,10 @@ public protocol ImageCoder: Sendable {
   /// (``ImageFormat/unknown`` for formats Magpie does not recognise).
   func canDecode(_ data: Data, format: ImageFormat) -> Bool
 
-  /// Decodes every frame (or the first, as `options` say) into upright,
-  /// premultiplied pixels.
+  /// Decodes every frame (or the first, as `options` say) into upright
+  /// pixels whose ``PixelBuffer/alphaRepresentation`` is stated: straight
+  /// alpha exactly as stored, unless ``DecodeOptions/targetSize`` means they
+  /// will be resampled.
   func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image
 
   /// Reads size, orientation and frame timing without decoding pixels where

@@ -109,9 +109,9 @@ public struct JPEGCoder: ImageCoder {
     guard pixels.width > 0, pixels.height > 0 else {
       throw MagpieError(.invalidArgument, "cannot encode an empty \(pixels.size) image as JPEG")
     }
-    // Opaque pixels are their own straight colours: hand libjpeg the buffer
-    // as it is. Otherwise undo the premultiplication first.
-    if pixels.isOpaque {
+    // Opaque or straight pixels hold their colours as they are: hand libjpeg
+    // the buffer. Otherwise undo the premultiplication first.
+    if pixels.isOpaque || pixels.alphaRepresentation == .straight {
       return try pixels.withUnsafeBytes { bytes throws(MagpieError) in
         try encodeRGBA(bytes, size: pixels.size, stride: pixels.bytesPerRow, options: options)
       }
@@ -160,7 +160,7 @@ public struct JPEGCoder: ImageCoder {
   ) throws(MagpieError) -> Image {
     let (decompressor, size, orientation, applied) = try startDecompressing(
       bytes, options: options, onlyNeededScans: onlyNeededScans)
-    var pixels = try PixelBuffer(uninitializedWidth: size.width, height: size.height) {
+    var pixels = try PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .straight) {
       (buffer: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
       // Fresh memory: let the kernel back it with huge pages before libjpeg
       // touches it (page faults would cost a third of a large decode).

@@ -9,7 +9,9 @@ import Foundation
 /// final buffer. It gives libpng's pixels exactly, and hands any stream it
 /// is unsure of to libpng, so errors are libpng's too.
 ///
-/// Every bit depth and colour type comes out as premultiplied RGBA8: 16-bit
+/// Every bit depth and colour type comes out as straight-alpha RGBA8, the
+/// stored values exactly (premultiplied only when `targetSize` means the
+/// pixels will be resampled, see ``DecodeOptions/targetSize``): 16-bit
 /// samples are scaled to 8 bits with rounding, palettes and tRNS become an
 /// alpha channel, gray becomes RGB. Colour chunks (gAMA, iCCP, sRGB, cHRM)
 /// are ignored, as `magpie decode` promises. An `eXIf` orientation before
@@ -72,11 +74,12 @@ public struct PNGCoder: ImageCoder {
     guard pixels.width > 0, pixels.height > 0, pixels.width <= 0x7FFF_FFFF, pixels.height <= 0x7FFF_FFFF else {
       throw MagpieError(.invalidArgument, "a PNG cannot hold a \(pixels.size) image")
     }
-    // Opaque pixels are the same premultiplied or not: write them in place.
-    if pixels.isOpaque {
+    // Opaque or straight pixels are what PNG stores: write them in place.
+    if pixels.isOpaque || pixels.alphaRepresentation == .straight {
       return try pixels.withUnsafeBytes { (raw) throws(MagpieError) -> Data in
         try Self.encode(
-          raw, size: pixels.size, stride: pixels.bytesPerRow, dropAlpha: true, level: options.compressionLevel)
+          raw, size: pixels.size, stride: pixels.bytesPerRow, dropAlpha: pixels.isOpaque,
+          level: options.compressionLevel)
       }
     }
     let straight = pixels.straightRGBA()
@@ -104,7 +107,8 @@ public struct PNGCoder: ImageCoder {
         of: animation, in: bytes, reader: reader, header: header, options: options, usesFastPath: usesFastPath)
       loopCount = animation.loopCount
     } else {
-      frames = [ImageFrame(pixels: try reader.readPixels())]
+      let resampled = options.downsamples(header.size, orientation: preamble.orientation)
+      frames = [ImageFrame(pixels: try reader.readPixels(premultiplied: resampled))]
     }
     if options.appliesOrientation && preamble.orientation != .up {
       for index in frames.indices { frames[index].pixels = frames[index].pixels.applying(preamble.orientation) }

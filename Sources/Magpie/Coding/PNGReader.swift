@@ -39,9 +39,11 @@ final class PNGReader {
     return header
   }
 
-  /// Decodes every pixel into a new premultiplied buffer. Call after
-  /// ``readHeader()`` and after checking the size it returned.
-  func readPixels() throws(MagpieError) -> PixelBuffer {
+  /// Decodes every pixel into a new buffer: straight alpha exactly as
+  /// stored, or premultiplied while each row is in cache when `premultiplied`
+  /// (for pixels that will be resampled anyway). Call after ``readHeader()``
+  /// and after checking the size it returned.
+  func readPixels(premultiplied: Bool = false) throws(MagpieError) -> PixelBuffer {
     guard let header else { preconditionFailure("readPixels() before readHeader()") }
     let size = header.size
     let stride = size.width * PixelBuffer.bytesPerPixel
@@ -52,7 +54,7 @@ final class PNGReader {
     guard !overflow, capacity >= pixelBytes else {
       throw MagpieError(.imageTooLarge, "a \(size) PNG does not fit in memory")
     }
-    let premultiply: Int32 = header.canHaveAlpha ? 1 : 0
+    let premultiply: Int32 = premultiplied && header.canHaveAlpha ? 1 : 0
     var status = MP_PNG_OK
     var opaque: Int32 = 0
     let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
@@ -61,7 +63,8 @@ final class PNGReader {
     }
     try check(status)
     return PixelBuffer(
-      width: size.width, height: size.height, bytesPerRow: stride, premultipliedRGBA: bytes, isOpaque: opaque != 0)
+      width: size.width, height: size.height, bytesPerRow: stride, bytes: bytes,
+      alpha: premultiply != 0 ? .premultiplied : .straight, isOpaque: opaque != 0)
   }
 
   private func check(_ status: mp_png_status) throws(MagpieError) {

@@ -11,10 +11,13 @@ enum WebPDecoder {
   /// an integer fraction: the least memory, and nothing left for a resampler
   /// to do except for `aspectFill` crops.
   ///
-  /// Pixels come out premultiplied (`MODE_rgbA`) from libwebp itself, which
-  /// premultiplies rows while they are in cache; its arithmetic truncates
-  /// (`c * a * 32897 >> 23`), so values can be 1 below exact rounding. An
-  /// extra rounding pass in Swift cost 12% of the decode.
+  /// Full-size pixels come out with straight alpha (`MODE_RGBA`), exactly
+  /// what libwebp's own `dwebp` writes. Scaled ones come out premultiplied
+  /// (`MODE_rgbA`): libwebp's rescaler averages premultiplied colour either
+  /// way and would otherwise divide it back only for the resampler to
+  /// multiply again. Its premultiplication truncates (`c * a * 32897 >> 23`),
+  /// so values can be 1 below exact rounding; an extra rounding pass in
+  /// Swift cost 12% of the decode.
   static func decodeStill(
     _ bytes: UnsafeRawBufferPointer, orientation: ImageOrientation, options: DecodeOptions
   ) throws(MagpieError) -> PixelBuffer {
@@ -40,9 +43,11 @@ enum WebPDecoder {
     // libwebp filters and converts lossy rows on a second thread: worth it
     // for images big enough to amortise starting it.
     config.options.use_threads = stored.pixelCount >= 256 * 256 ? 1 : 0
-    config.output.colorspace = MODE_rgbA
+    let scaled = output != stored
+    config.output.colorspace = scaled && hasAlpha ? MODE_rgbA : MODE_RGBA
     config.output.is_external_memory = 1
-    return try PixelBuffer(uninitializedWidth: output.width, height: output.height) {
+    let alpha: AlphaRepresentation = scaled && hasAlpha ? .premultiplied : .straight
+    return try PixelBuffer(uninitializedWidth: output.width, height: output.height, alpha: alpha) {
       (raw: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
       config.output.u.RGBA.rgba = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
       config.output.u.RGBA.stride = Int32(output.width * PixelBuffer.bytesPerPixel)
@@ -56,9 +61,11 @@ enum WebPDecoder {
 
   /// Decodes every frame (or the first) of an animation, composited by
   /// libwebp's WebPAnimDecoder onto a canvas that starts transparent (the
-  /// background colour is ignored, as browsers do). It blends in
-  /// premultiplied space (`src + dst * (256 - src_alpha) / 256`), which is
-  /// Porter-Duff "over", within one level of exact arithmetic.
+  /// background colour is ignored, as browsers do). Frames come out with
+  /// straight alpha (`MODE_RGBA`): libwebp blends "over" with straight
+  /// colour (its `BlendPixelNonPremult`), exact where either pixel is
+  /// opaque or fully transparent and within a level of exact arithmetic
+  /// elsewhere, which is what Pillow and libwebp's own tools show.
   static func decodeAnimation(
     _ bytes: UnsafeRawBufferPointer, container: WebPContainer, options: DecodeOptions
   ) throws(MagpieError) -> [ImageFrame] {
@@ -76,7 +83,7 @@ enum WebPDecoder {
     guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
       throw MagpieError(.corruptData, "libwebp refused its animation options (version mismatch)")
     }
-    decoderOptions.color_mode = MODE_rgbA
+    decoderOptions.color_mode = MODE_RGBA
     decoderOptions.use_threads = 0
     var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
     guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {

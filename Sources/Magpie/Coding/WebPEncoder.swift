@@ -4,10 +4,13 @@ import Foundation
 /// Encodes WebP with libwebp: stills through `WebPEncode` into a
 /// `WebPMemoryWriter`, animations through `WebPAnimEncoder`.
 ///
-/// Opaque pixels are imported as RGBX straight from the premultiplied buffer
-/// (premultiplied equals straight at alpha 255), which is faster and lets
-/// the encoder drop alpha; others are un-premultiplied first. Lossless
-/// output uses `quality` as libwebp's effort setting, as Pillow does.
+/// Opaque pixels are imported as RGBX from the buffer as it is (either
+/// alpha representation is the same bytes at alpha 255), which is faster and
+/// lets the encoder drop alpha; straight ones as RGBA as they are;
+/// premultiplied ones are un-premultiplied first. Lossless output uses
+/// `quality` as libwebp's effort setting, as Pillow does, and keeps the
+/// colour of fully transparent pixels too (libwebp's `exact`), so a lossless
+/// round trip returns every stored value.
 enum WebPEncoder {
   /// Largest width or height WebP stores.
   static let maxDimension = 16383
@@ -32,7 +35,7 @@ enum WebPEncoder {
     }
     if options.lossless {
       config.lossless = 1
-      config.exact = 0
+      config.exact = 1
     }
     config.thread_level = 1
     guard WebPValidateConfig(&config) != 0 else {
@@ -55,6 +58,10 @@ enum WebPEncoder {
     if opaque {
       imported = pixels.withUnsafeBytes { raw in
         WebPPictureImportRGBX(&picture, raw.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.bytesPerRow))
+      }
+    } else if pixels.alphaRepresentation == .straight {
+      imported = pixels.withUnsafeBytes { raw in
+        WebPPictureImportRGBA(&picture, raw.bindMemory(to: UInt8.self).baseAddress, Int32(pixels.bytesPerRow))
       }
     } else {
       let straight = pixels.straightRGBA()

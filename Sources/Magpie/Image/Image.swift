@@ -1,6 +1,7 @@
 import Foundation
 
-/// A decoded image: one or more upright frames of premultiplied RGBA pixels,
+/// A decoded image: one or more upright frames of RGBA pixels (straight alpha
+/// as decoded, premultiplied once processed; see ``PixelBuffer``),
 /// plus what a view and a cache need to know about where it came from.
 public struct Image: Sendable {
   /// The frames in play order; a still image has exactly one.

@@ -1,7 +1,11 @@
 extension PixelBuffer {
   /// Draws `source` with its top-left corner at (`x`, `y`), blending
   /// premultiplied source-over; parts outside this buffer are clipped.
+  /// Both are premultiplied first where they are not, so the result is
+  /// premultiplied.
   public mutating func draw(_ source: PixelBuffer, atX x: Int, y: Int) {
+    self = premultiplied()
+    let source = source.premultiplied()
     let x0 = max(0, x)
     let y0 = max(0, y)
     let x1 = min(width, x + source.width)
@@ -34,7 +38,8 @@ extension PixelBuffer {
     }
   }
 
-  /// Fills the whole buffer with one premultiplied colour.
+  /// Fills the whole buffer with one premultiplied colour; the buffer is
+  /// premultiplied afterwards.
   public mutating func fill(_ color: SIMD4<UInt8>) {
     let (rowBytes, rows, stride) = (width * 4, height, bytesPerRow)
     withUnsafeMutableBytes { raw in
@@ -46,5 +51,6 @@ extension PixelBuffer {
       }
     }
     isOpaque = color[3] == 255
+    alphaRepresentation = .premultiplied
   }
 }

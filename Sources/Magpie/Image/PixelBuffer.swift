@@ -1,10 +1,14 @@
-/// A ready-to-draw bitmap: 8-bit RGBA, premultiplied alpha, rows top to
-/// bottom, `bytesPerRow` bytes apart.
+/// A bitmap: 8-bit RGBA, rows top to bottom, `bytesPerRow` bytes apart,
+/// with its ``alphaRepresentation`` stated.
 ///
-/// Premultiplied because every compositing and resampling step is then a
-/// plain weighted sum with no dark halos at transparent edges; use
-/// ``straightRGBA()`` for encoders and raw export. The storage is a
-/// copy-on-write `[UInt8]`, so a `PixelBuffer` is a value and `Sendable`.
+/// Decoders deliver ``AlphaRepresentation/straight`` alpha exactly as the
+/// file stores it, so lossless formats keep every value. Resampling, blur,
+/// compositing and drawing need premultiplied colour (no dark halos at
+/// transparent edges): they premultiply once and return premultiplied
+/// buffers. Drawing code gets premultiplied pixels from ``premultiplied()``;
+/// encoders and raw export get straight ones from ``straightRGBA()``. The
+/// storage is a copy-on-write `[UInt8]`, so a `PixelBuffer` is a value and
+/// `Sendable`.
 public struct PixelBuffer: Sendable, Equatable {
   /// Bytes per pixel: red, green, blue, alpha.
   public static let bytesPerPixel = 4
@@ -19,8 +23,12 @@ public struct PixelBuffer: Sendable, Equatable {
   /// it so encoders can drop the alpha channel; mutable access clears it
   /// unless the caller promises to keep pixels opaque.
   public internal(set) var isOpaque: Bool
-  /// The premultiplied RGBA bytes, `bytesPerRow * height` of them.
-  public private(set) var bytes: [UInt8]
+  /// Whether the colour bytes are straight or premultiplied by alpha (the
+  /// same bytes when the buffer is opaque).
+  public internal(set) var alphaRepresentation: AlphaRepresentation
+  /// The RGBA bytes, `bytesPerRow * height` of them, in
+  /// ``alphaRepresentation``.
+  public internal(set) var bytes: [UInt8]
 
   /// The pixel size.
   public var size: PixelSize { PixelSize(width: width, height: height) }
@@ -28,18 +36,23 @@ public struct PixelBuffer: Sendable, Equatable {
   /// Memory the pixels take, the cost a memory cache charges for them.
   public var byteCount: Int { bytes.count }
 
-  /// A fully transparent buffer of the given size.
+  /// A fully transparent buffer of the given size, premultiplied (ready to
+  /// draw into).
   public init(width: Int, height: Int) {
     precondition(width >= 0 && height >= 0, "negative pixel size")
     self.width = width
     self.height = height
     self.bytesPerRow = width * Self.bytesPerPixel
     self.isOpaque = false
+    self.alphaRepresentation = .premultiplied
     self.bytes = [UInt8](repeating: 0, count: width * height * Self.bytesPerPixel)
   }
 
-  /// Wraps premultiplied RGBA bytes that are already laid out as described.
-  public init(width: Int, height: Int, bytesPerRow: Int, premultipliedRGBA bytes: [UInt8], isOpaque: Bool = false) {
+  /// Wraps RGBA bytes in `alpha` representation that are already laid out
+  /// as described; `isOpaque` promises every alpha byte is 255.
+  public init(
+    width: Int, height: Int, bytesPerRow: Int, bytes: [UInt8], alpha: AlphaRepresentation, isOpaque: Bool = false
+  ) {
     precondition(width >= 0 && height >= 0, "negative pixel size")
     precondition(bytesPerRow >= width * Self.bytesPerPixel, "row stride shorter than a row")
     precondition(bytes.count >= bytesPerRow * height, "fewer bytes than rows need")
@@ -47,23 +60,33 @@ public struct PixelBuffer: Sendable, Equatable {
     self.height = height
     self.bytesPerRow = bytesPerRow
     self.isOpaque = isOpaque
+    self.alphaRepresentation = alpha
     self.bytes = bytes
   }
 
-  /// Premultiplies tightly packed straight-alpha RGBA (`width * 4` bytes a row).
-  public init(width: Int, height: Int, straightRGBA: [UInt8]) {
-    precondition(straightRGBA.count >= width * height * Self.bytesPerPixel, "fewer bytes than pixels need")
-    var bytes = Array(straightRGBA.prefix(width * height * Self.bytesPerPixel))
-    let opaque = bytes.withUnsafeMutableBytes { Self.premultiply($0) }
-    self.init(
-      width: width, height: height, bytesPerRow: width * Self.bytesPerPixel, premultipliedRGBA: bytes, isOpaque: opaque)
+  /// Wraps premultiplied RGBA bytes that are already laid out as described.
+  public init(width: Int, height: Int, bytesPerRow: Int, premultipliedRGBA bytes: [UInt8], isOpaque: Bool = false) {
+    self.init(width: width, height: height, bytesPerRow: bytesPerRow, bytes: bytes, alpha: .premultiplied, isOpaque: isOpaque)
   }
 
-  /// Creates a tightly packed buffer and lets `body` fill every byte, without
-  /// paying to zero memory first. `body` must write all `width * height * 4`
-  /// bytes; it returns whether the pixels it wrote are all opaque.
+  /// Wraps tightly packed straight-alpha RGBA (`width * 4` bytes a row) as
+  /// it is, without premultiplying; notes whether every pixel is opaque.
+  public init(width: Int, height: Int, straightRGBA: [UInt8]) {
+    let count = width * height * Self.bytesPerPixel
+    precondition(straightRGBA.count >= count, "fewer bytes than pixels need")
+    let bytes = straightRGBA.count == count ? straightRGBA : Array(straightRGBA.prefix(count))
+    let opaque = bytes.withUnsafeBytes { Self.allOpaque($0) }
+    self.init(
+      width: width, height: height, bytesPerRow: width * Self.bytesPerPixel, bytes: bytes, alpha: .straight,
+      isOpaque: opaque)
+  }
+
+  /// Creates a tightly packed buffer in `alpha` representation and lets
+  /// `body` fill every byte, without paying to zero memory first. `body`
+  /// must write all `width * height * 4` bytes; it returns whether the
+  /// pixels it wrote are all opaque.
   public init<E: Error>(
-    uninitializedWidth width: Int, height: Int,
+    uninitializedWidth width: Int, height: Int, alpha: AlphaRepresentation,
     initializingWith body: (UnsafeMutableRawBufferPointer) throws(E) -> Bool
   ) throws(E) {
     precondition(width >= 0 && height >= 0, "negative pixel size")
@@ -82,7 +105,8 @@ public struct PixelBuffer: Sendable, Equatable {
     }
     if let failure { throw failure }
     self.init(
-      width: width, height: height, bytesPerRow: width * Self.bytesPerPixel, premultipliedRGBA: bytes, isOpaque: opaque)
+      width: width, height: height, bytesPerRow: width * Self.bytesPerPixel, bytes: bytes, alpha: alpha,
+      isOpaque: opaque)
   }
 
   /// Reads the pixel bytes.
@@ -107,7 +131,8 @@ public struct PixelBuffer: Sendable, Equatable {
     return try result.get()
   }
 
-  /// The premultiplied pixel at column `x`, row `y`, as `[r, g, b, a]`.
+  /// The pixel at column `x`, row `y`, as `[r, g, b, a]` in the buffer's
+  /// ``alphaRepresentation``.
   public subscript(x: Int, y: Int) -> SIMD4<UInt8> {
     get {
       precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(size)")
@@ -125,73 +150,18 @@ public struct PixelBuffer: Sendable, Equatable {
     }
   }
 
-  /// The pixels as tightly packed straight-alpha RGBA (`width * 4` bytes a
-  /// row), what encoders and `magpie decode` want.
-  public func straightRGBA() -> [UInt8] {
-    let rowBytes = width * Self.bytesPerPixel
-    return [UInt8](unsafeUninitializedCapacity: rowBytes * height) { out, initialized in
-      bytes.withUnsafeBytes { src in
-        for y in 0..<height {
-          let dst = UnsafeMutableRawBufferPointer(
-            rebasing: UnsafeMutableRawBufferPointer(out)[(y * rowBytes)..<((y + 1) * rowBytes)])
-          dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[(y * bytesPerRow)..<(y * bytesPerRow + rowBytes)]))
-        }
-      }
-      if !isOpaque { Self.unpremultiply(UnsafeMutableRawBufferPointer(out)) }
-      initialized = rowBytes * height
-    }
-  }
-
-  /// Premultiplies straight-alpha RGBA in place; returns whether every pixel
-  /// was opaque.
-  @discardableResult
-  public static func premultiply(_ rgba: UnsafeMutableRawBufferPointer) -> Bool {
-    let p = rgba.bindMemory(to: UInt8.self)
-    var opaque = true
-    var i = 0
-    while i + 3 < p.count {
-      let a = UInt32(p[i + 3])
-      if a != 255 {
-        opaque = false
-        p[i] = multiplyDivide255(UInt32(p[i]), a)
-        p[i + 1] = multiplyDivide255(UInt32(p[i + 1]), a)
-        p[i + 2] = multiplyDivide255(UInt32(p[i + 2]), a)
-      }
-      i += 4
-    }
-    return opaque
-  }
-
-  /// Turns premultiplied RGBA back into straight alpha in place.
-  public static func unpremultiply(_ rgba: UnsafeMutableRawBufferPointer) {
-    let p = rgba.bindMemory(to: UInt8.self)
-    var i = 0
-    while i + 3 < p.count {
-      let a = UInt32(p[i + 3])
-      if a == 0 {
-        p[i] = 0
-        p[i + 1] = 0
-        p[i + 2] = 0
-      } else if a != 255 {
-        let half = a / 2
-        p[i] = UInt8(min(255, (UInt32(p[i]) * 255 + half) / a))
-        p[i + 1] = UInt8(min(255, (UInt32(p[i + 1]) * 255 + half) / a))
-        p[i + 2] = UInt8(min(255, (UInt32(p[i + 2]) * 255 + half) / a))
-      }
-      i += 4
-    }
-  }
-
-  /// Two buffers are equal when they have the same size and the same visible
-  /// pixels; row padding and the opacity hint do not count.
+  /// Two buffers are equal when they have the same size and show the same
+  /// pixels: the same visible bytes in the same alpha representation (or
+  /// in either, when every pixel is opaque). Row padding and the opacity
+  /// hint do not count.
   public static func == (lhs: PixelBuffer, rhs: PixelBuffer) -> Bool {
     guard lhs.width == rhs.width, lhs.height == rhs.height else { return false }
     let rowBytes = lhs.width * bytesPerPixel
-    for y in 0..<lhs.height
-    where lhs.bytes[(y * lhs.bytesPerRow)..<(y * lhs.bytesPerRow + rowBytes)]
-      != rhs.bytes[(y * rhs.bytesPerRow)..<(y * rhs.bytesPerRow + rowBytes)]
-    {
-      return false
+    let sameRepresentation = lhs.alphaRepresentation == rhs.alphaRepresentation
+    for y in 0..<lhs.height {
+      let left = lhs.bytes[(y * lhs.bytesPerRow)..<(y * lhs.bytesPerRow + rowBytes)]
+      guard left == rhs.bytes[(y * rhs.bytesPerRow)..<(y * rhs.bytesPerRow + rowBytes)] else { return false }
+      if !sameRepresentation && !left.withUnsafeBytes({ allOpaque($0) }) { return false }
     }
     return true
   }

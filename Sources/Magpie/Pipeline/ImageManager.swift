@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// ```swift
 /// let result = try await manager.image(for: ImageRequest(url: url, processors: [thumbnail]))
-/// result.image      // processed, upright, premultiplied RGBA
+/// result.image      // processed, upright RGBA; .pixels.premultiplied() to draw
 /// result.cacheType  // .none, .memory or .disk
 /// ```
 public final class ImageManager: Sendable {

@@ -38,6 +38,7 @@ struct ColorMatrix {
   /// each output channel three multiply-adds of whole vectors, then packed
   /// back. No per-pixel shuffles, which SSE2 does badly.
   func apply(to source: PixelBuffer) -> PixelBuffer {
+    let source = source.premultiplied()
     let one = Double(1 << Self.shift)
     // Coefficients beyond ±8 (or offsets beyond ±8 alphas) would overflow
     // the 16-bit products; clamp them there, far past any useful setting.
@@ -46,7 +47,7 @@ struct ColorMatrix {
     let offsets = (0..<3).map { fixed(b[$0]) }
     let (w, h, stride) = (source.width, source.height, source.bytesPerRow)
     let keepsOpaque = source.isOpaque
-    return PixelBuffer(uninitializedWidth: w, height: h) { out in
+    return PixelBuffer(uninitializedWidth: w, height: h, alpha: .premultiplied) { out in
       source.withUnsafeBytes { src in
         let plan = Plan(k: k, offsets: offsets)
         RowParallelism.run(h, costPerRow: w * 4) { rows in

@@ -53,6 +53,7 @@ enum GaussianBlur {
   /// `source` blurred with a Gaussian of standard deviation `sigma` pixels.
   static func blur(_ source: PixelBuffer, sigma: Double) -> PixelBuffer {
     guard sigma > 0, source.width > 0, source.height > 0 else { return source }
+    let source = source.premultiplied()
     let box = Box(sigma: sigma)
     let rows = blurRows(source, box: box)
     return blurColumns(rows, box: box)
@@ -62,7 +63,7 @@ enum GaussianBlur {
   private static func blurRows(_ source: PixelBuffer, box: Box) -> PixelBuffer {
     let (w, h, stride) = (source.width, source.height, source.bytesPerRow)
     let pad = box.radius + 1
-    return PixelBuffer(uninitializedWidth: w, height: h) { out in
+    return PixelBuffer(uninitializedWidth: w, height: h, alpha: .premultiplied) { out in
       source.withUnsafeBytes { src in
         RowParallelism.run(h, costPerRow: w * passes * 4) { rows in
           // Two padded lines of pixels, as Int32 lanes, passed back and forth.
@@ -104,7 +105,7 @@ enum GaussianBlur {
     let pad = box.radius + 1
     let stripWidth = 16
     let strips = (w + stripWidth - 1) / stripWidth
-    return PixelBuffer(uninitializedWidth: w, height: h) { out in
+    return PixelBuffer(uninitializedWidth: w, height: h, alpha: .premultiplied) { out in
       source.withUnsafeBytes { src in
         RowParallelism.run(strips, costPerRow: stripWidth * h * passes * 4) { stripRange in
           // Rows of the block are one strip of pixels as Int32 lanes.

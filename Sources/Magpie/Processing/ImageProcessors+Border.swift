@@ -25,6 +25,7 @@ extension ImageProcessors {
 
     private func framed(_ source: PixelBuffer) -> PixelBuffer {
       guard width > 0, color.alpha > 0 else { return source }
+      let source = source.premultiplied()
       let paint = color.premultiplied
       let inverse = 255 - UInt32(paint[3])
       var result = source

@@ -61,6 +61,7 @@ extension ImageProcessors {
       let r = min(radius, Double(min(source.width, source.height)) / 2)
       let extent = Int(r.rounded(.up))
       guard extent > 0, !corners.isEmpty else { return source }
+      let source = source.premultiplied()
       let coverage = Self.coverage(radius: r, extent: extent)
       let fill = background?.premultiplied ?? .zero
       var result = source

@@ -2,8 +2,11 @@
 /// `ImageProcessors.Blur`, ...), and ``ImageProcessors/Chain`` to run several
 /// in a row.
 ///
-/// Every built-in works on premultiplied RGBA8 pixels, so edges next to
-/// transparency never darken; applies to every frame of an animation
+/// Every built-in that weighs or blends pixels (resizing, blur, colour,
+/// corners, borders) premultiplies straight input once and returns
+/// premultiplied pixels, so edges next to transparency never darken;
+/// geometry (crop, rotate, flip) keeps the input's alpha representation.
+/// Each applies to every frame of an animation
 /// (keeping frame durations and the loop count) unless
 /// ``ImageProcessingOptions/firstFrameOnly`` is set; and, when given
 /// ``ImageProcessItem/data(_:)``, decodes through

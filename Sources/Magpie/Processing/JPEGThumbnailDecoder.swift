@@ -114,9 +114,9 @@ enum JPEGThumbnailDecoder {
     var reduced: PixelBuffer
     if let weights = rowPass?.weights {
       var inner: PixelBuffer?
-      let horizontal = try PixelBuffer(uninitializedWidth: target.width, height: outH) {
+      let horizontal = try PixelBuffer(uninitializedWidth: target.width, height: outH, alpha: .premultiplied) {
         (hOut: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-        inner = try PixelBuffer(uninitializedWidth: outW, height: outH) {
+        inner = try PixelBuffer(uninitializedWidth: outW, height: outH, alpha: .premultiplied) {
           (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
           try fused(
             decompressor, geometry, into: out.baseAddress!, rowPassInto: hOut.baseAddress!, weights: weights)
@@ -127,7 +127,7 @@ enum JPEGThumbnailDecoder {
       reduced = inner!
       rowPass?.output = horizontal
     } else {
-      reduced = try PixelBuffer(uninitializedWidth: outW, height: outH) {
+      reduced = try PixelBuffer(uninitializedWidth: outW, height: outH, alpha: .premultiplied) {
         (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
         try geometry.read(decompressor, into: out.baseAddress!) { _ in }
         return true

@@ -7,7 +7,7 @@ extension PixelBuffer {
     precondition(x >= 0 && y >= 0 && outW > 0 && outH > 0 && x + outW <= width && y + outH <= height)
     if x == 0 && y == 0 && outW == width && outH == height { return self }
     let stride = bytesPerRow
-    return PixelBuffer(uninitializedWidth: outW, height: outH) { out in
+    return PixelBuffer(uninitializedWidth: outW, height: outH, alpha: alphaRepresentation) { out in
       withUnsafeBytes { src in
         for row in 0..<outH {
           (out.baseAddress! + row * outW * 4).copyMemory(
@@ -37,7 +37,7 @@ extension PixelBuffer {
   /// Mirrored along either axis or both (both is a half turn).
   private func mirrored(horizontally: Bool, vertically: Bool) -> PixelBuffer {
     let (w, h, stride) = (width, height, bytesPerRow)
-    return PixelBuffer(uninitializedWidth: w, height: h) { out in
+    return PixelBuffer(uninitializedWidth: w, height: h, alpha: alphaRepresentation) { out in
       withUnsafeBytes { src in
         let dst = out.baseAddress!
         if !horizontally {
@@ -77,7 +77,7 @@ extension PixelBuffer {
     let (w, h) = (width, height)
     let srcStride = bytesPerRow
     let tile = 32
-    return PixelBuffer(uninitializedWidth: h, height: w) { out in
+    return PixelBuffer(uninitializedWidth: h, height: w, alpha: alphaRepresentation) { out in
       withUnsafeBytes { src in
         let s = src.baseAddress!
         let d = out.baseAddress!

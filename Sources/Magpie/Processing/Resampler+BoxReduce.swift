@@ -5,9 +5,10 @@ extension Resampler {
   public static func boxReduce(_ source: PixelBuffer, factorX: Int, factorY: Int) -> PixelBuffer {
     precondition(factorX >= 1 && factorY >= 1, "box factors must be at least 1")
     if factorX == 1 && factorY == 1 { return source }
+    let source = source.premultiplied()
     let outW = (source.width + factorX - 1) / factorX
     let outH = (source.height + factorY - 1) / factorY
-    return PixelBuffer(uninitializedWidth: outW, height: outH) { out in
+    return PixelBuffer(uninitializedWidth: outW, height: outH, alpha: .premultiplied) { out in
       source.withUnsafeBytes { raw in
         let band = BoxBand(
           source: raw.baseAddress!, stride: source.bytesPerRow, width: source.width, height: source.height,

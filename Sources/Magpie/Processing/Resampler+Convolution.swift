@@ -9,10 +9,11 @@ extension Resampler {
   /// for this shape) then does two taps of all four channels: half the
   /// instructions of one tap at a time.
   static func convolveRows(_ source: PixelBuffer, _ weights: ResamplingWeights) -> PixelBuffer {
+    let source = source.premultiplied()
     let width = weights.outputCount
     let height = source.height
     let opaque = source.isOpaque
-    return PixelBuffer(uninitializedWidth: width, height: height) { out in
+    return PixelBuffer(uninitializedWidth: width, height: height, alpha: .premultiplied) { out in
       source.withUnsafeBytes { raw in
         weights.pairs.withUnsafeBytes { pairs in
           weights.starts.withUnsafeBufferPointer { starts in
@@ -35,10 +36,11 @@ extension Resampler {
   /// Resamples each column of 8-bit premultiplied pixels to
   /// `weights.outputCount` pixels, in gamma-encoded values, fixed point.
   static func convolveColumns(_ source: PixelBuffer, _ weights: ResamplingWeights) -> PixelBuffer {
+    let source = source.premultiplied()
     let width = source.width
     let height = weights.outputCount
     let opaque = source.isOpaque
-    return PixelBuffer(uninitializedWidth: width, height: height) { out in
+    return PixelBuffer(uninitializedWidth: width, height: height, alpha: .premultiplied) { out in
       source.withUnsafeBytes { raw in
         weights.fixed.withUnsafeBytes { fixed in
           weights.starts.withUnsafeBufferPointer { starts in

@@ -4,6 +4,7 @@ extension Resampler {
   static func resampleLinear(
     _ source: PixelBuffer, to size: PixelSize, kernel: ResamplingKernel, factorX: Int, factorY: Int
   ) -> PixelBuffer {
+    let source = source.premultiplied()
     var width = source.width
     var height = source.height
     var values = linearValues(of: source)
@@ -145,7 +146,7 @@ extension Resampler {
   /// Premultiplied linear `Float`s back to premultiplied sRGB bytes.
   private static func encodedPixels(_ values: [Float], width: Int, height: Int, opaque: Bool) -> PixelBuffer {
     let table = sRGBFromLinear
-    return PixelBuffer(uninitializedWidth: width, height: height) { out in
+    return PixelBuffer(uninitializedWidth: width, height: height, alpha: .premultiplied) { out in
       values.withUnsafeBytes { raw in
         RowParallelism.run(height, costPerRow: width * 8) { rows in
           for y in rows {

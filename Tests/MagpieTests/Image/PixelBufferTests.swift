@@ -14,7 +14,8 @@ import Testing
 
   @Test func premultipliesAndRestoresStraightAlpha() {
     let straight: [UInt8] = [200, 100, 50, 128, 255, 255, 255, 0, 10, 20, 30, 255, 255, 0, 0, 1]
-    let buffer = PixelBuffer(width: 2, height: 2, straightRGBA: straight)
+    let buffer = PixelBuffer(width: 2, height: 2, straightRGBA: straight).premultiplied()
+    #expect(buffer.alphaRepresentation == .premultiplied)
     #expect(buffer[0, 0] == SIMD4(100, 50, 25, 128))
     #expect(buffer[1, 0] == SIMD4(0, 0, 0, 0))
     #expect(buffer[0, 1] == SIMD4(10, 20, 30, 255))

@@ -39,9 +39,11 @@ enum ProcessingTestSupport {
   }
 
   /// PSNR in dB over the colour channels (and alpha when `alpha`) of two
-  /// same-sized buffers, compared as stored; `.infinity` when equal.
+  /// same-sized buffers, compared premultiplied (as processors return
+  /// pixels; decoded references are straight); `.infinity` when equal.
   static func psnr(_ a: PixelBuffer, _ b: PixelBuffer, alpha: Bool = false) -> Double {
     precondition(a.size == b.size, "\(a.size) vs \(b.size)")
+    let (a, b) = (a.premultiplied(), b.premultiplied())
     var squares = 0.0
     var count = 0
     let channels = alpha ? 4 : 3
@@ -60,9 +62,11 @@ enum ProcessingTestSupport {
     return 10 * log10(255 * 255 / (squares / Double(count)))
   }
 
-  /// The largest difference of any channel between two same-sized buffers.
+  /// The largest difference of any channel between two same-sized buffers,
+  /// compared premultiplied.
   static func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
     precondition(a.size == b.size)
+    let (a, b) = (a.premultiplied(), b.premultiplied())
     var worst = 0
     for y in 0..<a.height {
       for x in 0..<a.width {
