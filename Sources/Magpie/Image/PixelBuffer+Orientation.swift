@@ -14,7 +14,8 @@ extension PixelBuffer {
         width: w, height: h, bytesPerRow: w * 4, bytes: packedBytes(), alpha: alphaRepresentation, isOpaque: isOpaque
       ).applying(orientation)
     }
-    let result = PixelBuffer(uninitializedWidth: outSize.width, height: outSize.height, alpha: alphaRepresentation) { out in
+    let result = PixelBuffer(uninitializedWidth: outSize.width, height: outSize.height, alpha: alphaRepresentation) {
+      out in
       let dst = out.bindMemory(to: UInt32.self)
       withUnsafeBytes { raw in
         let src = raw.bindMemory(to: UInt32.self)
@@ -44,7 +45,9 @@ extension PixelBuffer {
   /// The visible bytes with no row padding.
   func packedBytes() -> [UInt8] {
     let rowBytes = width * PixelBuffer.bytesPerPixel
-    if rowBytes == bytesPerRow { return bytes.count == rowBytes * height ? bytes : Array(bytes.prefix(rowBytes * height)) }
+    if rowBytes == bytesPerRow {
+      return bytes.count == rowBytes * height ? bytes : Array(bytes.prefix(rowBytes * height))
+    }
     var out = [UInt8]()
     out.reserveCapacity(rowBytes * height)
     for y in 0..<height {

@@ -66,7 +66,8 @@ public struct PixelBuffer: Sendable, Equatable {
 
   /// Wraps premultiplied RGBA bytes that are already laid out as described.
   public init(width: Int, height: Int, bytesPerRow: Int, premultipliedRGBA bytes: [UInt8], isOpaque: Bool = false) {
-    self.init(width: width, height: height, bytesPerRow: bytesPerRow, bytes: bytes, alpha: .premultiplied, isOpaque: isOpaque)
+    self.init(
+      width: width, height: height, bytesPerRow: bytesPerRow, bytes: bytes, alpha: .premultiplied, isOpaque: isOpaque)
   }
 
   /// Wraps tightly packed straight-alpha RGBA (`width * 4` bytes a row) as

@@ -51,7 +51,8 @@ import Testing
     let b = PixelBuffer(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: straight)
     #expect(a != b)
     #expect(a.premultiplied() != b)
-    #expect(a.premultiplied() == PixelBuffer(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: [100, 50, 25, 128]))
+    #expect(
+      a.premultiplied() == PixelBuffer(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: [100, 50, 25, 128]))
   }
 
   @Test func paddedRowsPremultiplyAndExportWithoutThePadding() {
