@@ -9,6 +9,7 @@ import Testing
 /// lossy WebP with its lossless alpha plane, and the canvases of APNG, GIF
 /// and WebP animations. References: Scripts/fixtures/make_alpha_fixtures.py.
 @Suite struct StraightAlphaDecodeTests {
+  /// Decodes `Fixtures/alpha/NAME` through the registry, as an app would.
   private func decode(_ name: String, _ options: DecodeOptions = DecodeOptions()) throws -> Image {
     try CoderRegistry().decode(try AlphaFixtures.data(name), options: options)
   }

@@ -8,6 +8,7 @@ import Testing
 /// values the original file stores (Fixtures/alpha, references from
 /// Scripts/fixtures/make_alpha_fixtures.py).
 @Suite struct StraightAlphaRoundTripTests {
+  /// Decodes `Fixtures/alpha/NAME` through the registry, as an app would.
   private func decode(_ name: String) throws -> Image {
     try CoderRegistry().decode(try AlphaFixtures.data(name))
   }
@@ -69,6 +70,7 @@ import Testing
   }
 
   @Test func losslessWebPThroughLosslessWebPIsBitExact() throws {
+    // Column 0 holds colour under alpha 0: this too needs libwebp's `exact`.
     let back = try throughLosslessWebP(try decode("lossless.webp").pixels)
     AlphaFixtures.expectPixels(
       back.straightRGBA(), equal: try AlphaFixtures.frames("lossless.webp")[0], width: 256, "lossless.webp")
