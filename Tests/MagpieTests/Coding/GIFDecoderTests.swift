@@ -22,7 +22,7 @@ import Testing
     #expect(image.pixelSize == PixelSize(width: entry.width, height: entry.height))
     try #require(image.frames.count == entry.frames)
     for (i, frame) in image.frames.enumerated() {
-      let got = Fixtures.bytes(frame.pixels)
+      let got = frame.pixels.straightRGBA()
       #expect(got == expected[i], "\(name) frame \(i): max difference \(Fixtures.maxDifference(got, expected[i]))")
     }
     #expect(image.frames.map(\.durationMilliseconds) == entry.delays_ms)
@@ -78,7 +78,7 @@ import Testing
     let entry = try #require(try Fixtures.manifest("gif")["disposal.gif"])
     let image = try GIFCoder().decode(data, options: DecodeOptions(firstFrameOnly: true))
     #expect(image.frames.count == 1)
-    #expect(Fixtures.bytes(image.pixels) == (try Fixtures.expectedFrames("gif", "disposal.gif", entry))[0])
+    #expect(image.pixels.straightRGBA() == (try Fixtures.expectedFrames("gif", "disposal.gif", entry))[0])
   }
 
   @Test func targetSizeIsIgnoredScaleAndOriginalDataAreKept() throws {

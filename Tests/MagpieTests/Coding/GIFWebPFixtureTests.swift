@@ -6,14 +6,14 @@ import Testing
 /// The GIF and WebP fixtures written by Scripts/fixtures/make_gif_webp_fixtures.py,
 /// their manifests and the helpers the GIF and WebP suites share.
 @Suite struct GIFWebPFixtureTests {
-  /// One manifest entry: what the reference holds.
+  /// One manifest entry: what the reference holds (straight RGBA, as the
+  /// file stores it).
   struct Entry: Decodable {
     var width: Int
     var height: Int
     var frames: Int
     var delays_ms: [Int]
     var loop_count: Int
-    var premultiplied: Bool
     var orientation: Int?
   }
 
@@ -21,28 +21,16 @@ import Testing
     try JSONDecoder().decode([String: Entry].self, from: TestPaths.fixture("\(folder)/manifest.json"))
   }
 
-  /// The reference frames of a fixture, premultiplied, one packed array per frame.
+  /// The reference frames of a fixture, straight RGBA, one packed array per frame.
   static func expectedFrames(_ folder: String, _ name: String, _ entry: Entry) throws -> [[UInt8]] {
     let bytes = [UInt8](try TestPaths.fixture("\(folder)/\(name).rgba"))
     let frameBytes = entry.width * entry.height * 4
-    return (0..<entry.frames).map { i in
-      let frame = Array(bytes[(i * frameBytes)..<((i + 1) * frameBytes)])
-      return entry.premultiplied ? frame : premultiplied(frame)
-    }
+    return (0..<entry.frames).map { i in Array(bytes[(i * frameBytes)..<((i + 1) * frameBytes)]) }
   }
 
-  /// `round(c * a / 255)` per channel, written out here rather than taken
-  /// from PixelBuffer so the reference does not depend on Magpie.
-  static func premultiplied(_ straight: [UInt8]) -> [UInt8] {
-    var out = straight
-    for i in stride(from: 0, to: out.count, by: 4) {
-      let a = Int(out[i + 3])
-      for c in 0..<3 { out[i + c] = UInt8((Int(out[i + c]) * a * 2 + 255) / 510) }
-    }
-    return out
-  }
-
-  /// A buffer's premultiplied bytes without row padding.
+  /// A buffer's bytes without row padding, in its own representation
+  /// (straight for what decoders return); compare decoded pixels with the
+  /// straight references through `straightRGBA()`.
   static func bytes(_ pixels: PixelBuffer) -> [UInt8] { pixels.packedBytes() }
 
   /// Largest per-channel difference between two byte arrays of one length.

@@ -66,9 +66,16 @@ import Testing
     #expect(fast.usedFastPath, "\(label) did not take the fast path")
     guard case .success(let pixels) = fast.result else { return }
     let expected = builder.expectedPixels()
-    #expect(pixels.packedBytes() == expected, "\(label): pixels differ from the samples")
+    let difference = maxDifference(pixels.straightRGBA(), expected)
+    #expect(difference == 0, "\(label): pixels differ from the samples by up to \(difference)")
     let opaque = stride(from: 3, to: expected.count, by: 4).allSatisfy { expected[$0] == 255 }
     #expect(pixels.isOpaque == opaque, "\(label): opacity")
+  }
+
+  /// The largest per-channel difference of two pixel arrays; 256 when
+  /// their sizes differ.
+  static func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    a.count == b.count ? GIFWebPFixtureTests.maxDifference(a, b) : 256
   }
 
   @Test func pngSuiteDecodesAlikeBothWays() throws {
@@ -230,7 +237,8 @@ import Testing
       case .success(let pixels):
         #expect(succeeds, "\(label) decoded")
         if succeeds && builder.trailingBytes.isEmpty && (builder.transparency == nil || builder.colorType == 3) {
-          #expect(pixels.packedBytes() == builder.expectedPixels(), "\(label)")
+          let difference = Self.maxDifference(pixels.straightRGBA(), builder.expectedPixels())
+          #expect(difference == 0, "\(label): pixels differ from the samples by up to \(difference)")
         }
       case .failure(let error):
         #expect(!succeeds, "\(label): \(error)")

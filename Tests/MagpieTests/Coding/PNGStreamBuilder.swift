@@ -6,7 +6,7 @@ import Foundation
 /// libpng and of the decoder: any of the colour types 0, 2, 3, 4 and 6, a
 /// chosen filter for every row, the zlib stream in deflate "stored" blocks
 /// and split over IDAT chunks where asked. ``expectedPixels()`` computes the
-/// premultiplied RGBA8 a decoder must produce, from the samples alone.
+/// straight RGBA8 a decoder must produce, from the samples alone.
 struct PNGStreamBuilder {
   var width: Int
   var height: Int
@@ -156,13 +156,10 @@ struct PNGStreamBuilder {
     return PNGDecodeTests.stream(chunks)
   }
 
-  /// The premultiplied RGBA8 pixels the samples stand for: gray spread to
-  /// RGB, palette indices past the palette black, past tRNS opaque, colour
-  /// times alpha rounded to nearest (never a tie, as 255 is odd).
+  /// The straight RGBA8 pixels the samples stand for, as stored: gray
+  /// spread to RGB, palette indices past the palette black, past tRNS
+  /// opaque, colour kept whatever the alpha.
   func expectedPixels() -> [UInt8] {
-    func premultiplied(_ value: UInt8, _ alpha: UInt8) -> UInt8 {
-      UInt8((2 * Int(value) * Int(alpha) + 255) / 510)
-    }
     var out: [UInt8] = []
     out.reserveCapacity(width * height * 4)
     for pixel in 0..<(width * height) {
@@ -175,9 +172,9 @@ struct PNGStreamBuilder {
         let index = Int(s[0])
         let rgb = index < palette.count / 3 ? Array(palette[(index * 3)..<(index * 3 + 3)]) : [0, 0, 0]
         let alpha = index < (transparency?.count ?? 0) ? transparency![index] : 255
-        rgba = rgb.map { premultiplied($0, alpha) } + [alpha]
-      case 4: rgba = [s[0], s[0], s[0]].map { premultiplied($0, s[1]) } + [s[1]]
-      default: rgba = s[0..<3].map { premultiplied($0, s[3]) } + [s[3]]
+        rgba = rgb + [alpha]
+      case 4: rgba = [s[0], s[0], s[0], s[1]]
+      default: rgba = Array(s[0..<4])
       }
       out += rgba
     }
