@@ -38,6 +38,16 @@ struct APNGFrameControl: Sendable, Equatable {
   /// How the frame is drawn.
   var blendOp: BlendOp
 
+  /// A frame control for a rectangle that is known to lie inside its
+  /// canvas (WebP's demuxer checks its frames), shown for `milliseconds`.
+  init(x: Int, y: Int, width: Int, height: Int, milliseconds: Int, disposeOp: DisposeOp, blendOp: BlendOp) {
+    sequenceNumber = 0
+    (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    (delayNumerator, delayDenominator) = (milliseconds, 1000)
+    self.disposeOp = disposeOp
+    self.blendOp = blendOp
+  }
+
   /// Parses the 26 data bytes of an `fcTL` chunk and checks that the frame
   /// lies inside a canvas of `canvas` pixels.
   init(parsing data: UnsafeRawBufferPointer, canvas: PixelSize) throws(MagpieError) {

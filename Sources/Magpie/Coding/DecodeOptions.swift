@@ -15,10 +15,11 @@ public struct DecodeOptions: Sendable {
   ///
   /// Pixels come out with straight alpha, exactly as stored, except when the
   /// stored image is larger than the target needs: such pixels are going to
-  /// be resampled, which needs premultiplied colour, so still PNG and WebP
-  /// decoders premultiply while each row is in cache instead of leaving a
-  /// second pass to the resampler. ``PixelBuffer/alphaRepresentation`` says
-  /// which.
+  /// be resampled, which needs premultiplied colour, so the still PNG
+  /// decoder premultiplies while each row is in cache instead of leaving a
+  /// second pass to the resampler. (WebP shrinks inside libwebp to the
+  /// final size and stays straight.) ``PixelBuffer/alphaRepresentation``
+  /// says which.
   public var targetSize: PixelSize?
   /// How `targetSize` is matched.
   public var contentMode: ContentMode

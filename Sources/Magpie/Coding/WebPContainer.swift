@@ -74,6 +74,22 @@ final class WebPContainer {
 
   deinit { WebPDemuxDelete(demux) }
 
+  /// Runs `body` on the first `count` frames in order, each with libwebp's
+  /// iterator: its rectangle, dispose and blend methods, duration and the
+  /// frame's own bitstream (pointing into the container's bytes).
+  func forEachFrame(upTo count: Int, _ body: (WebPIterator) throws(MagpieError) -> Void) throws(MagpieError) {
+    var iterator = WebPIterator()
+    guard count > 0, WebPDemuxGetFrame(demux, 1, &iterator) != 0 else {
+      throw MagpieError(.corruptData, "webp animation has no readable first frame")
+    }
+    defer { WebPDemuxReleaseIterator(&iterator) }
+    var seen = 0
+    repeat {
+      try body(iterator)
+      seen += 1
+    } while seen < count && WebPDemuxNextFrame(&iterator) != 0
+  }
+
   /// Each frame's stored duration in milliseconds.
   func frameDurations() -> [Int] {
     var iterator = WebPIterator()

@@ -11,13 +11,10 @@ enum WebPDecoder {
   /// an integer fraction: the least memory, and nothing left for a resampler
   /// to do except for `aspectFill` crops.
   ///
-  /// Full-size pixels come out with straight alpha (`MODE_RGBA`), exactly
-  /// what libwebp's own `dwebp` writes. Scaled ones come out premultiplied
-  /// (`MODE_rgbA`): libwebp's rescaler averages premultiplied colour either
-  /// way and would otherwise divide it back only for the resampler to
-  /// multiply again. Its premultiplication truncates (`c * a * 32897 >> 23`),
-  /// so values can be 1 below exact rounding; an extra rounding pass in
-  /// Swift cost 12% of the decode.
+  /// Pixels come out with straight alpha (`MODE_RGBA`), exactly what
+  /// libwebp's own `dwebp` writes, scaled or not: when scaling, libwebp
+  /// averages premultiplied colour and divides it back, so a shrunk image
+  /// shows no dark fringes and is already at its final size.
   static func decodeStill(
     _ bytes: UnsafeRawBufferPointer, orientation: ImageOrientation, options: DecodeOptions
   ) throws(MagpieError) -> PixelBuffer {
@@ -43,11 +40,9 @@ enum WebPDecoder {
     // libwebp filters and converts lossy rows on a second thread: worth it
     // for images big enough to amortise starting it.
     config.options.use_threads = stored.pixelCount >= 256 * 256 ? 1 : 0
-    let scaled = output != stored
-    config.output.colorspace = scaled && hasAlpha ? MODE_rgbA : MODE_RGBA
+    config.output.colorspace = MODE_RGBA
     config.output.is_external_memory = 1
-    let alpha: AlphaRepresentation = scaled && hasAlpha ? .premultiplied : .straight
-    return try PixelBuffer(uninitializedWidth: output.width, height: output.height, alpha: alpha) {
+    return try PixelBuffer(uninitializedWidth: output.width, height: output.height, alpha: .straight) {
       (raw: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
       config.output.u.RGBA.rgba = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
       config.output.u.RGBA.stride = Int32(output.width * PixelBuffer.bytesPerPixel)
@@ -59,13 +54,9 @@ enum WebPDecoder {
     }
   }
 
-  /// Decodes every frame (or the first) of an animation, composited by
-  /// libwebp's WebPAnimDecoder onto a canvas that starts transparent (the
-  /// background colour is ignored, as browsers do). Frames come out with
-  /// straight alpha (`MODE_RGBA`): libwebp blends "over" with straight
-  /// colour (its `BlendPixelNonPremult`), exact where either pixel is
-  /// opaque or fully transparent and within a level of exact arithmetic
-  /// elsewhere, which is what Pillow and libwebp's own tools show.
+  /// Decodes every frame (or the first) of an animation, composited with
+  /// straight alpha by ``WebPAnimationDecoder``, after checking the limits
+  /// against what the container declares.
   static func decodeAnimation(
     _ bytes: UnsafeRawBufferPointer, container: WebPContainer, options: DecodeOptions
   ) throws(MagpieError) -> [ImageFrame] {
@@ -79,32 +70,7 @@ enum WebPDecoder {
         "webp animation of \(frameCount) \(canvas) frames needs more than the limit of \(options.maxTotalByteCount) bytes"
       )
     }
-    var decoderOptions = WebPAnimDecoderOptions()
-    guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
-      throw MagpieError(.corruptData, "libwebp refused its animation options (version mismatch)")
-    }
-    decoderOptions.color_mode = MODE_RGBA
-    decoderOptions.use_threads = 0
-    var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
-    guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
-      throw MagpieError(.corruptData, "libwebp could not set up the animation decoder")
-    }
-    defer { WebPAnimDecoderDelete(decoder) }
-    var frames: [ImageFrame] = []
-    var previousTimestamp: Int32 = 0
-    while frames.count < frameCount && WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-      var buffer: UnsafeMutablePointer<UInt8>?
-      var timestamp: Int32 = 0
-      guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-        throw MagpieError(.corruptData, "webp animation frame \(frames.count + 1) could not be decoded")
-      }
-      let pixels = CanvasSnapshot.pixels(copying: buffer, width: canvas.width, height: canvas.height)
-      // Timestamps are when each frame ends.
-      let duration = Int(timestamp) - Int(previousTimestamp)
-      previousTimestamp = timestamp
-      frames.append(ImageFrame(pixels: pixels, duration: ImageFrame.browserDuration(milliseconds: duration)))
-    }
-    return frames
+    return try WebPAnimationDecoder.frames(in: container, frameCount: frameCount, options: options)
   }
 
   private static func check(_ status: VP8StatusCode, _ what: String) throws(MagpieError) {

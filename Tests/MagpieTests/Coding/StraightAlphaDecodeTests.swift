@@ -45,6 +45,9 @@ import Testing
     #expect(image.pixelSize == PixelSize(width: entry.width, height: entry.height))
     try #require(image.frames.count == 1)
     #expect(!image.pixels.isOpaque)
+    #expect(image.pixels.alphaRepresentation == .straight)
+    // The bytes themselves are the file's, not only what straightRGBA() says.
+    #expect(image.pixels.packedBytes() == (try AlphaFixtures.frames(name)[0]))
     AlphaFixtures.expectPixels(
       image.pixels.straightRGBA(), equal: try AlphaFixtures.frames(name)[0], width: entry.width, name)
   }
@@ -68,6 +71,7 @@ import Testing
     #expect(image.loopCount == entry.loop_count)
     try #require(image.frames.count == entry.frames)
     for (index, frame) in image.frames.enumerated() {
+      #expect(frame.pixels.alphaRepresentation == .straight, "\(name) frame \(index)")
       // Exact, but within 1 where a frame blends alpha 1-254 OVER alpha
       // 1-254: browsers round that division differently.
       AlphaFixtures.expectPixels(
