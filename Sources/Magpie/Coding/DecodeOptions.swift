@@ -19,8 +19,12 @@ public struct DecodeOptions: Sendable {
   /// ``MagpieError/Code/imageTooLarge`` error naming its size. Checked
   /// against the size after decode-time downsampling.
   public var maxPixelCount: Int
-  /// The most bytes all decoded frames of an animation may take together;
-  /// bounds what a small hostile file can make a decoder allocate.
+  /// The most bytes all decoded frames of an animation may take together
+  /// (default 256 MiB); bounds what a small hostile file can make a decoder
+  /// allocate. GIF, APNG and animated WebP check it against the frame count
+  /// and canvas their headers declare before any pixel memory is taken (one
+  /// frame with `firstFrameOnly`); JPEG also caps a multi-scan file's
+  /// coefficient memory with it.
   public var maxTotalByteCount: Int
   /// Decode only the first frame of an animation.
   public var firstFrameOnly: Bool
@@ -34,11 +38,11 @@ public struct DecodeOptions: Sendable {
   /// ``Image/isPartial``, instead of failing (JPEG only; default `true`).
   public var allowsPartialImage: Bool
 
-  /// Full-size decode of every frame, 100-megapixel limit, 1 GiB for all
+  /// Full-size decode of every frame, 100-megapixel limit, 256 MiB for all
   /// frames together, orientation applied.
   public init(
     targetSize: PixelSize? = nil, contentMode: ContentMode = .aspectFit,
-    maxPixelCount: Int = 100_000_000, maxTotalByteCount: Int = 1 << 30,
+    maxPixelCount: Int = 100_000_000, maxTotalByteCount: Int = 256 << 20,
     firstFrameOnly: Bool = false, appliesOrientation: Bool = true, keepsOriginalData: Bool = false,
     scale: Double = 1, allowsPartialImage: Bool = true
   ) {
@@ -95,5 +99,21 @@ public struct DecodeOptions: Sendable {
         .imageTooLarge,
         "\(declared) is \(declared.pixelCount) pixels\(note), over the limit of \(maxPixelCount)")
     }
+  }
+
+  /// Throws ``MagpieError/Code/imageTooLarge`` when `frameCount` frames of a
+  /// `canvas`-sized RGBA8 animation in `format` (a word for the message,
+  /// such as "gif") would take more than ``maxTotalByteCount`` bytes. Called
+  /// with what the headers declare, before any frame is allocated.
+  func checkAnimationByteLimit(format: String, frameCount: Int, canvas: PixelSize) throws(MagpieError) {
+    let (frameBytes, frameOverflow) = canvas.pixelCount.multipliedReportingOverflow(by: PixelBuffer.bytesPerPixel)
+    let (total, overflow) = frameBytes.multipliedReportingOverflow(by: frameCount)
+    let overflows = frameOverflow || overflow
+    if !overflows && total <= maxTotalByteCount { return }
+    let needs = overflows ? "more than \(Int.max)" : "\(total)"
+    throw MagpieError(
+      .imageTooLarge,
+      "\(format) animation of \(frameCount) frames of \(canvas) needs \(needs) bytes, over the "
+        + "\(maxTotalByteCount)-byte limit for all frames (DecodeOptions.maxTotalByteCount)")
   }
 }

@@ -112,13 +112,8 @@ public struct GIFCoder: ImageCoder {
           compositor = GIFCompositor(width: size.width, height: size.height)
         }
         guard let canvas = compositor else { break }
-        let canvasBytes = canvas.width * canvas.height * PixelBuffer.bytesPerPixel
-        if (frames.count + 1) * canvasBytes > options.maxTotalByteCount {
-          throw MagpieError(
-            .imageTooLarge,
-            "gif frame \(index) would bring its \(canvas.width)x\(canvas.height) frames over the limit of "
-              + "\(options.maxTotalByteCount) bytes")
-        }
+        try options.checkAnimationByteLimit(
+          format: "gif", frameCount: frames.count + 1, canvas: PixelSize(width: canvas.width, height: canvas.height))
         // LZW work is bounded by what frames declare, not by what shows; a
         // small file can declare huge off-canvas frames, so cap the total at
         // twice what the byte limit allows to be shown.
