@@ -45,24 +45,14 @@ public struct GIFCoder: ImageCoder {
   /// Reads the size, frame count, loop count and delays by walking the
   /// records, without decompressing any pixels.
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
-    try GIFFileReader.withReader(data) { reader throws(MagpieError) -> ImageInfo in
-      var size: PixelSize?
-      var delays: [Int] = []
-      while let frame = try reader.nextFrame() {
-        if size == nil { size = GIFCoder.canvasSize(reader: reader, firstFrame: frame) }
-        delays.append(frame.delayCentiseconds * 10)
-        try reader.skipImageData(frame: reader.frameCount)
-      }
-      guard let size, size.width > 0, size.height > 0 else {
-        throw MagpieError(.corruptData, "gif declares an empty size")
-      }
-      if delays.count == 1 {
-        return ImageInfo(format: .gif, size: size, byteCount: data.count)
-      }
-      return ImageInfo(
-        format: .gif, size: size, frameCount: delays.count, loopCount: reader.loopCount ?? 1,
-        frameDurations: delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: data.count)
+    let layout = try GIFLayout(walking: data)
+    if let damage = layout.damage { throw damage }
+    if layout.frameCount == 1 {
+      return ImageInfo(format: .gif, size: layout.canvas, byteCount: data.count)
     }
+    return ImageInfo(
+      format: .gif, size: layout.canvas, frameCount: layout.frameCount, loopCount: layout.loopCount ?? 1,
+      frameDurations: layout.delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: data.count)
   }
 
   /// True for ``ImageFormat/gif``.
@@ -75,15 +65,6 @@ public struct GIFCoder: ImageCoder {
     return try GIFWriter.encode(frames: frames, loopCount: image.loopCount, dithers: dithers)
   }
 
-  /// The logical screen, or the first frame's extent when the screen
-  /// declares no size (browsers show such files at the frame's size).
-  private static func canvasSize(reader: GIFFileReader, firstFrame: GIFFileReader.FrameHeader) -> PixelSize {
-    if reader.screenWidth > 0 && reader.screenHeight > 0 {
-      return PixelSize(width: reader.screenWidth, height: reader.screenHeight)
-    }
-    return PixelSize(width: firstFrame.left + firstFrame.width, height: firstFrame.top + firstFrame.height)
-  }
-
   private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     // Refuse a huge declared screen from the header bytes, before giflib
     // reads anything (the global colour table included).
@@ -93,9 +74,17 @@ public struct GIFCoder: ImageCoder {
         width: Int(data[b + 6]) | Int(data[b + 7]) << 8, height: Int(data[b + 8]) | Int(data[b + 9]) << 8)
       if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
     }
+    // Count the frames from the records first, so that an animation over
+    // the all-frames limit is refused before any canvas is made. (Damage the
+    // walk met is met again, and handled, while decoding.)
+    let layout = try GIFLayout(walking: data)
+    try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
+    let frameCount = options.firstFrameOnly ? 1 : layout.frameCount
+    try options.checkAnimationByteLimit(format: "gif", frameCount: frameCount, canvas: layout.canvas)
     return try GIFFileReader.withReader(data) { reader throws(MagpieError) -> Image in
-      var compositor: GIFCompositor?
+      let canvas = GIFCompositor(width: layout.canvas.width, height: layout.canvas.height)
       var frames: [ImageFrame] = []
+      frames.reserveCapacity(frameCount)
       var delays: [Int] = []
       var declaredPixels = 0
       let lzw = GIFLZWDecoder()
@@ -104,16 +93,9 @@ public struct GIFCoder: ImageCoder {
       let bandCapacity = 1 << 18
       let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bandCapacity, 65535))
       defer { band.deallocate() }
-      while let frame = try reader.nextFrame() {
+      // The same records as the walk above, so never more than it counted.
+      while frames.count < frameCount, let frame = try reader.nextFrame() {
         let index = reader.frameCount
-        if compositor == nil {
-          let size = canvasSize(reader: reader, firstFrame: frame)
-          try options.checkPixelLimit(decoded: size, declared: size)
-          compositor = GIFCompositor(width: size.width, height: size.height)
-        }
-        guard let canvas = compositor else { break }
-        try options.checkAnimationByteLimit(
-          format: "gif", frameCount: frames.count + 1, canvas: PixelSize(width: canvas.width, height: canvas.height))
         // LZW work is bounded by what frames declare, not by what shows; a
         // small file can declare huge off-canvas frames, so cap the total at
         // twice what the byte limit allows to be shown.
@@ -140,7 +122,7 @@ public struct GIFCoder: ImageCoder {
         frames.append(ImageFrame(pixels: canvas.snapshot()))
         delays.append(frame.delayCentiseconds * 10)
         // Browsers keep a damaged later frame as drawn so far and stop there.
-        if options.firstFrameOnly || damaged { break }
+        if damaged { break }
       }
       if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif) }
       for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) }
