@@ -135,10 +135,6 @@ import Testing
   @Test(arguments: [
     ("apng_bad_sequence.png", "sequence number 5 where 4 was expected"),
     ("apng_rect_outside.png", "does not lie inside the 24x24 canvas"),
-    ("apng_zero_frames.png", "declares 0 frames"),
-    ("apng_huge_frames.png", "declares 2147483647 frames but the file holds 5"),
-    ("apng_too_many_frames.png", "declares 4294967295 frames"),
-    ("apng_missing_frame.png", "declares 5 frames but the file holds 4"),
     ("apng_bad_fdat_crc.png", "fdAT chunk at byte"),
   ])
   func corruptAnimationFails(name: String, reason: String) throws {
