@@ -34,8 +34,14 @@ public struct DecodeOptions: Sendable {
   public var keepsOriginalData: Bool
   /// The display scale given to the decoded image.
   public var scale: Double
-  /// Return what could be decoded of a truncated image, flagged
-  /// ``Image/isPartial``, instead of failing (JPEG only; default `true`).
+  /// Return what could be decoded of a damaged image, flagged
+  /// ``Image/isPartial``, instead of failing (default `true`). JPEG: a
+  /// truncated file, the rest filled in by libjpeg. GIF: damage after the
+  /// first frame (data cut short, corrupt LZW data, a bad record) ends the
+  /// animation there, keeping the frames before it and the damaged frame as
+  /// far as it decoded, as Firefox does; a damaged first frame fails either
+  /// way. With `false` such images fail with the damage's error
+  /// (``MagpieError/Code/truncatedData`` or ``MagpieError/Code/corruptData``).
   public var allowsPartialImage: Bool
 
   /// Full-size decode of every frame, 100-megapixel limit, 256 MiB for all

@@ -12,6 +12,12 @@ import Foundation
 /// (0 = forever), 1 when the file has none. GIF has no decode-time
 /// downsampling, so `targetSize` is ignored.
 ///
+/// The frames are counted from the records before any is decoded, so that
+/// an animation over ``DecodeOptions/maxTotalByteCount`` is refused first.
+/// Damage after the first frame ends the animation where it is, flagged
+/// ``Image/isPartial`` (see ``DecodeOptions/allowsPartialImage``); a file
+/// that only lacks its trailer is whole.
+///
 /// Encoding quantises each frame to at most 256 colours with
 /// ``GIFColorQuantizer`` (Wu's variance-minimising cuts plus k-means
 /// refinement), optionally with Floyd-Steinberg dithering; alpha below 128
@@ -43,10 +49,10 @@ public struct GIFCoder: ImageCoder {
   }
 
   /// Reads the size, frame count, loop count and delays by walking the
-  /// records, without decompressing any pixels.
+  /// records, without decompressing any pixels. Like decoding, it counts
+  /// frames up to damage after the first (see ``decode(_:options:)``).
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
     let layout = try GIFLayout(walking: data)
-    if let damage = layout.damage { throw damage }
     if layout.frameCount == 1 {
       return ImageInfo(format: .gif, size: layout.canvas, byteCount: data.count)
     }
@@ -75,8 +81,7 @@ public struct GIFCoder: ImageCoder {
       if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
     }
     // Count the frames from the records first, so that an animation over
-    // the all-frames limit is refused before any canvas is made. (Damage the
-    // walk met is met again, and handled, while decoding.)
+    // the all-frames limit is refused before any canvas is made.
     let layout = try GIFLayout(walking: data)
     try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
     let frameCount = options.firstFrameOnly ? 1 : layout.frameCount
@@ -87,6 +92,8 @@ public struct GIFCoder: ImageCoder {
       frames.reserveCapacity(frameCount)
       var delays: [Int] = []
       var declaredPixels = 0
+      // Why the frames end early, once a later frame or record is damaged.
+      var damage: MagpieError?
       let lzw = GIFLZWDecoder()
       var compressed: [UInt8] = []
       // Indices are decoded a band of rows at a time into this buffer.
@@ -108,25 +115,37 @@ public struct GIFCoder: ImageCoder {
           left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
           disposal: frame.disposal, hasTransparency: frame.transparentIndex != nil)
         reader.fillColorTable(canvas.colorTable, transparentIndex: frame.transparentIndex)
-        let codeSize = try reader.readCompressedData(into: &compressed, frame: index)
-        var damaged = false
+        let codeSize = reader.readCompressedData(into: &compressed, frame: index)
+        if index == 1, let damage = reader.damage { throw damage }
+        var lzwDamaged = false
         if frame.width > 0 && frame.height > 0 {
-          damaged = compressed.withUnsafeBufferPointer { data in
+          lzwDamaged = compressed.withUnsafeBufferPointer { data in
             lzw.reset(data: data, minimumCodeSize: codeSize)
             return decodeRows(of: frame, with: lzw, band: band, bandCapacity: bandCapacity, onto: canvas)
           }
         }
-        if damaged && index == 1 {
+        if lzwDamaged && index == 1 {
           throw MagpieError(.corruptData, "gif frame 1's compressed pixel data is damaged")
         }
         frames.append(ImageFrame(pixels: canvas.snapshot()))
         delays.append(frame.delayCentiseconds * 10)
         // Browsers keep a damaged later frame as drawn so far and stop there.
-        if damaged { break }
+        if let cut = reader.damage {
+          damage = cut
+        } else if lzwDamaged {
+          damage = MagpieError(.corruptData, "gif frame \(index)'s compressed pixel data is damaged")
+        }
+        if damage != nil { break }
       }
-      if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif) }
+      // So does a bad record after the last frame (met by nextFrame, or by
+      // the walk when every counted frame was decoded); with firstFrameOnly
+      // nothing after frame 1 counts.
+      damage = damage ?? reader.damage ?? (options.firstFrameOnly ? nil : layout.damage)
+      if let damage, !options.allowsPartialImage { throw damage }
+      let isPartial = damage != nil
+      if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif, isPartial: isPartial) }
       for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) }
-      return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif)
+      return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif, isPartial: isPartial)
     }
   }
 

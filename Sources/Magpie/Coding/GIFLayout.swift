@@ -17,9 +17,10 @@ struct GIFLayout {
   /// How many frames the records declare.
   var frameCount: Int { delays.count }
 
-  /// Why the walk stopped before the trailer, when it did so after at least
-  /// one frame had begun; the frames up to there are counted. (Damage
-  /// before that is thrown.)
+  /// Why the walk stopped before the trailer, when it did so after the
+  /// first frame's data: a bad record, or a later frame cut short (that
+  /// frame is counted: decoding keeps it as far as it goes). Damage before
+  /// that is thrown.
   var damage: MagpieError?
 
   /// Walks every record of `data`.
@@ -29,14 +30,17 @@ struct GIFLayout {
       reader throws(MagpieError) -> (PixelSize?, [Int], Int?) in
       var canvas: PixelSize?
       var delays: [Int] = []
+      var complete = 0
       do throws(MagpieError) {
         while let frame = try reader.nextFrame() {
           if canvas == nil { canvas = Self.canvasSize(reader: reader, firstFrame: frame) }
           delays.append(frame.delayCentiseconds * 10)
           try reader.skipImageData(frame: reader.frameCount)
+          complete += 1
         }
+        damage = reader.damage
       } catch {
-        guard canvas != nil else { throw error }
+        guard complete > 0 else { throw error }
         damage = error
       }
       return (canvas, delays, reader.loopCount)
