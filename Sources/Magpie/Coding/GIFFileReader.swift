@@ -206,6 +206,21 @@ final class GIFFileReader {
   /// local table, else the global one, else opaque white; indices past the
   /// table wrap by the table's bit depth, and the transparent index (and
   /// every index that wraps onto it) becomes 0, which the compositor skips.
+  ///
+  /// Palette indices outside a table smaller than 256 entries follow
+  /// Firefox's rule, read in mozilla/gecko-dev
+  /// image/decoders/nsGIFDecoder2.cpp: `FinishImageDescriptor` takes the
+  /// table's depth, raises it until the transparent index fits (`realDepth`)
+  /// and sets `mColorMask = 0xFF >> (8 - realDepth)`; `ColormapIndexToPixel`
+  /// reads `mColormap[aIndex & mColorMask]`; colormap entries the table does
+  /// not fill are opaque white (the constructor and `FinishImageDescriptor`
+  /// memset them to 0xFF). Chrome decodes GIF with Wuffs, which does not
+  /// wrap: std/gif/decode_gif.wuffs sets every entry past the table to
+  /// opaque black. Firefox's rule is the one kept here because it is also
+  /// the rule this reader already used for a file with no table (white).
+  /// One corner is not copied: with no table at all Firefox still masks by
+  /// the screen descriptor's size bits, which only changes which indices
+  /// match the transparent one; here only the transparent index itself does.
   func fillColorTable(_ table: UnsafeMutablePointer<UInt32>, transparentIndex: Int?) {
     let white = UInt32(0xFFFF_FFFF)
     let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap
