@@ -24,6 +24,22 @@ import Testing
     return try #require(result.maxResidentKilobytes, "no /usr/bin/time report")
   }
 
+  @Test func decodingA6000By6000JPEGHoldsOneCopyOfThePixels() throws {
+    let dir = try TemporaryDirectory()
+    let idle = try Self.idleKilobytes(in: dir)
+    let path = dir.path("big.jpg")
+    try HugeImageMemoryTests.makeHugeJPEG(at: path, side: 6000)
+    let out = dir.path("out")
+    let result = try CLIRunner.run(["decode", path, "--out", out], measuringMemory: true)
+    #expect(result.status == 0, "\(result.stderr)")
+    let written = try FileManager.default.attributesOfItem(atPath: out + "/big.jpg.rgba")[.size] as? Int
+    #expect(written == 6000 * 6000 * 4)
+    let decoded = 6000 * 6000 * 4 / 1024
+    let peak = try #require(result.maxResidentKilobytes, "no /usr/bin/time report")
+    let ratio = Double(peak - idle) / Double(decoded)
+    #expect(peak < idle + decoded * 13 / 10, "peak \(peak) KB, idle \(idle) KB: \(ratio) x the decoded bytes")
+  }
+
   @Test func tenThousandFramesAreRefusedFromTheHeaders() throws {
     let data = Self.tenThousandFrameGIF()
     #expect {
