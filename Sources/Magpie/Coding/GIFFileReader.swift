@@ -53,10 +53,11 @@ final class GIFFileReader {
   private(set) var loopCount: Int?
   /// Image descriptors read so far.
   private(set) var frameCount = 0
-  /// Why the data stopped making sense after the first frame's descriptor:
-  /// a bad record or extension, a descriptor or data blocks cut short. Set
-  /// by ``nextFrame()`` (which then returns `nil`) and by
-  /// ``readCompressedData(into:frame:)``; nothing is read after it.
+  /// Why the data stopped making sense: a bad record or extension, or a
+  /// descriptor cut short, after the first frame (set by ``nextFrame()``,
+  /// which then returns `nil`), or a frame's data blocks cut short (set by
+  /// ``readCompressedData(into:frame:)``, for any frame). Nothing is read
+  /// after it.
   private(set) var damage: MagpieError?
 
   /// Runs `body` with a reader over `data`'s bytes, which stay pinned for
