@@ -53,7 +53,8 @@ enum DecodeCommand {
     try InputFile.write(Data((ImageJSON.decoded(image).text + "\n").utf8), to: jsonPath)
   }
 
-  /// Streams frames to a temporary file, then renames it into place.
+  /// Streams frames to a temporary file, then renames it into place;
+  /// memory stays at the decoded image plus a small scratch buffer.
   private static func writeFrames(of image: Image, to path: String) throws(CLIError) {
     let temporary = path + ".partial"
     guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
@@ -62,8 +63,9 @@ enum DecodeCommand {
     do {
       let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
       defer { try? handle.close() }
+      let writer = RawRGBAWriter(descriptor: handle.fileDescriptor, path: path)
       for frame in image.frames {
-        try handle.write(contentsOf: frame.pixels.straightRGBA())
+        try writer.write(frame.pixels)
       }
       try handle.synchronize()
       guard rename(temporary, path) == 0 else {

@@ -1,8 +1,21 @@
 /// The animation an APNG describes, read from its chunks without decoding
 /// any pixels, and checked against the APNG specification.
+///
+/// Animation chunks that contradict each other make the file a still of its
+/// default image (the IDAT image), as browsers show it, instead of an
+/// error: a second `acTL`, an `acTL` of the wrong length or with a bad CRC,
+/// `num_frames` 0 or above 2^31 - 1, `num_plays` above 2^31 - 1 (Chromium's
+/// `PNGImageReader::ParseSize` in
+/// third_party/blink/renderer/platform/image-decoders/png/png_image_reader.cc
+/// sets `ignore_animation_` for each of these), and a complete file whose
+/// `fcTL` count is not `num_frames` (the same fallback, extended to a count
+/// only known at the end; Chromium's reader fails such a file outright).
+/// Damage browsers refuse stays an error: broken sequence numbers, frames
+/// outside the canvas, a bad fdAT CRC, truncated or corrupt image data.
 struct APNGAnimation: Sendable, Equatable {
-  /// The most frames `acTL` may declare (PNG integers stop at 2^31 - 1).
-  static let maxFrameCount = 0x7FFF_FFFF
+  /// The most frames or plays `acTL` may declare (PNG integers stop at
+  /// 2^31 - 1).
+  static let maxPNGInteger = 0x7FFF_FFFF
 
   /// `num_plays`: how many times the animation plays, 0 for forever.
   var loopCount: Int
@@ -12,6 +25,9 @@ struct APNGAnimation: Sendable, Equatable {
   /// PLTE and tRNS as they appear before the image data, to copy into every
   /// frame's standalone stream.
   var sharedChunks: [PNGChunk]
+  /// Why the animation chunks are ignored, when they are: the file shows as
+  /// a still of its default image, and `frames` is empty.
+  var stillReason: String?
 
   private enum Phase {
     case beforeImageData, imageData, afterImageData
@@ -19,8 +35,9 @@ struct APNGAnimation: Sendable, Equatable {
 
   /// Walks every chunk of `bytes`, an APNG whose IHDR declares a `canvas`
   /// of that size. Throws ``MagpieError/Code/corruptData`` when the chunks
-  /// break the APNG rules (sequence numbers, frame rectangles, frame count)
-  /// and ``MagpieError/Code/truncatedData`` when the data ends early.
+  /// break the APNG rules (sequence numbers, frame rectangles, image data
+  /// order) and ``MagpieError/Code/truncatedData`` when the data ends
+  /// early; sets ``stillReason`` for the contradictions browsers ignore.
   init(parsing bytes: UnsafeRawBufferPointer, canvas: PixelSize) throws(MagpieError) {
     guard var reader = PNGChunkReader(bytes) else {
       throw MagpieError(.corruptData, "not a PNG file: the 8-byte PNG signature is missing or damaged")
@@ -32,6 +49,7 @@ struct APNGAnimation: Sendable, Equatable {
     var nextSequence = 0
     var phase = Phase.beforeImageData
     var sawEnd = false
+    var stillReason: String?
 
     func claimSequence(_ number: UInt32, in chunk: PNGChunk) throws(MagpieError) {
       guard Int(number) == nextSequence else {
@@ -62,19 +80,12 @@ struct APNGAnimation: Sendable, Equatable {
       if phase == .imageData && chunk.type != PNGChunk.idat { phase = .afterImageData }
       switch chunk.type {
       case PNGChunk.actl:
-        guard phase == .beforeImageData, declaredFrames == nil else {
-          throw MagpieError(.corruptData, "the APNG has a second acTL chunk or one after the image data")
-        }
-        try requireCRC(chunk)
-        guard chunk.length == 8 else {
-          throw MagpieError(.corruptData, "the APNG acTL chunk has \(chunk.length) data bytes instead of 8")
-        }
+        // The preamble found the first acTL before IDAT, so this only
+        // decides between an animation and a still.
+        stillReason = Self.actlProblem(chunk, in: bytes, isFirst: declaredFrames == nil)
+        if stillReason != nil { break walk }
         let data = chunk.data(in: bytes)
-        let count = Int(PNGChunk.bigEndian32(data, at: 0))
-        guard count > 0, count <= Self.maxFrameCount else {
-          throw MagpieError(.corruptData, "the APNG acTL chunk declares \(count) frames")
-        }
-        declaredFrames = count
+        declaredFrames = Int(PNGChunk.bigEndian32(data, at: 0))
         loopCount = Int(PNGChunk.bigEndian32(data, at: 4))
 
       case PNGChunk.fctl:
@@ -83,6 +94,10 @@ struct APNGAnimation: Sendable, Equatable {
         try claimSequence(control.sequenceNumber, in: chunk)
         if let last = frames.last, last.dataChunks.isEmpty {
           throw MagpieError(.corruptData, "APNG frame \(frames.count - 1) has no image data before the next fcTL")
+        }
+        if let declaredFrames, frames.count == declaredFrames {
+          stillReason = "the APNG acTL chunk declares \(declaredFrames) frames but the file holds more"
+          break walk
         }
         let isDefaultImage = phase == .beforeImageData
         if isDefaultImage {
@@ -130,6 +145,13 @@ struct APNGAnimation: Sendable, Equatable {
       }
     }
 
+    if let stillReason {
+      self.loopCount = 0
+      self.frames = []
+      self.sharedChunks = []
+      self.stillReason = stillReason
+      return
+    }
     guard let declaredFrames else {
       throw MagpieError(.corruptData, "the APNG has no acTL chunk before its image data")
     }
@@ -143,16 +165,29 @@ struct APNGAnimation: Sendable, Equatable {
         ? MagpieError(.corruptData, "APNG frame \(frames.count - 1) has no image data")
         : MagpieError(.truncatedData, "the APNG data ends before frame \(frames.count - 1)'s image data")
     }
-    guard frames.count == declaredFrames else {
-      throw sawEnd || frames.count > declaredFrames
-        ? MagpieError(
-          .corruptData, "the APNG acTL chunk declares \(declaredFrames) frames but the file holds \(frames.count)")
-        : MagpieError(
-          .truncatedData, "the APNG data ends after \(frames.count) of its \(declaredFrames) frames")
+    guard frames.count == declaredFrames || sawEnd else {
+      throw MagpieError(.truncatedData, "the APNG data ends after \(frames.count) of its \(declaredFrames) frames")
     }
-    self.loopCount = loopCount
-    self.frames = frames
+    let isStill = frames.count != declaredFrames
+    self.loopCount = isStill ? 0 : loopCount
+    self.frames = isStill ? [] : frames
     self.sharedChunks = sharedChunks
+    self.stillReason =
+      isStill ? "the APNG acTL chunk declares \(declaredFrames) frames but the file holds \(frames.count)" : nil
+  }
+
+  /// Why an `acTL` chunk makes the file a still (Chromium's
+  /// `PNGImageReader::ParseSize` rules), or nil when it starts the animation.
+  private static func actlProblem(_ chunk: PNGChunk, in bytes: UnsafeRawBufferPointer, isFirst: Bool) -> String? {
+    guard isFirst else { return "the APNG has a second acTL chunk" }
+    guard chunk.length == 8 else { return "the APNG acTL chunk has \(chunk.length) data bytes instead of 8" }
+    guard chunk.hasValidCRC(in: bytes) else { return "the APNG acTL chunk fails its CRC check" }
+    let data = chunk.data(in: bytes)
+    let count = Int(PNGChunk.bigEndian32(data, at: 0))
+    guard count > 0, count <= maxPNGInteger else { return "the APNG acTL chunk declares \(count) frames" }
+    let plays = Int(PNGChunk.bigEndian32(data, at: 4))
+    guard plays <= maxPNGInteger else { return "the APNG acTL chunk declares \(plays) plays" }
+    return nil
   }
 
   /// Whether the cut-off chunk at `offset` carries the animation (IDAT,

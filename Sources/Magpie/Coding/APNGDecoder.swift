@@ -14,14 +14,7 @@ enum APNGDecoder {
   ) throws(MagpieError) -> [ImageFrame] {
     let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
     // Every frame is a full canvas: check the total before making any.
-    let canvasBytes = header.size.pixelCount * PixelBuffer.bytesPerPixel
-    let (total, overflow) = canvasBytes.multipliedReportingOverflow(by: frameCount)
-    if overflow || total > options.maxTotalByteCount {
-      throw MagpieError(
-        .imageTooLarge,
-        "\(frameCount) APNG frames of \(header.size) need \(overflow ? "more than \(Int.max)" : "\(total)") bytes, "
-          + "over the limit of \(options.maxTotalByteCount)")
-    }
+    try options.checkAnimationByteLimit(format: "apng", frameCount: frameCount, canvas: header.size)
     var compositor = APNGCompositor(size: header.size)
     var frames: [ImageFrame] = []
     frames.reserveCapacity(frameCount)

@@ -27,8 +27,14 @@ public struct DecodeOptions: Sendable {
   /// ``MagpieError/Code/imageTooLarge`` error naming its size. Checked
   /// against the size after decode-time downsampling.
   public var maxPixelCount: Int
-  /// The most bytes all decoded frames of an animation may take together;
-  /// bounds what a small hostile file can make a decoder allocate.
+  /// The most bytes all decoded frames of an animation may take together
+  /// (default 256 MiB); bounds what a small hostile file can make a decoder
+  /// allocate. GIF, APNG and animated WebP check it against the frame count
+  /// and canvas their headers declare before any pixel memory is taken (one
+  /// frame with `firstFrameOnly`). A still image, or one frame, is bounded
+  /// by ``maxPixelCount`` alone. JPEG caps a multi-scan file's coefficient
+  /// memory with it too (about 3 bytes a pixel for 4:2:0 colour, so a
+  /// progressive photo over about 89 megapixels needs a higher limit).
   public var maxTotalByteCount: Int
   /// Decode only the first frame of an animation.
   public var firstFrameOnly: Bool
@@ -38,15 +44,21 @@ public struct DecodeOptions: Sendable {
   public var keepsOriginalData: Bool
   /// The display scale given to the decoded image.
   public var scale: Double
-  /// Return what could be decoded of a truncated image, flagged
-  /// ``Image/isPartial``, instead of failing (JPEG only; default `true`).
+  /// Return what could be decoded of a damaged image, flagged
+  /// ``Image/isPartial``, instead of failing (default `true`). JPEG: a
+  /// truncated file, the rest filled in by libjpeg. GIF: damage after the
+  /// first frame (data cut short, corrupt LZW data, a bad record) ends the
+  /// animation there, keeping the frames before it and the damaged frame as
+  /// far as it decoded, as Firefox does; a damaged first frame fails either
+  /// way. With `false` such images fail with the damage's error
+  /// (``MagpieError/Code/truncatedData`` or ``MagpieError/Code/corruptData``).
   public var allowsPartialImage: Bool
 
-  /// Full-size decode of every frame, 100-megapixel limit, 1 GiB for all
+  /// Full-size decode of every frame, 100-megapixel limit, 256 MiB for all
   /// frames together, orientation applied.
   public init(
     targetSize: PixelSize? = nil, contentMode: ContentMode = .aspectFit,
-    maxPixelCount: Int = 100_000_000, maxTotalByteCount: Int = 1 << 30,
+    maxPixelCount: Int = 100_000_000, maxTotalByteCount: Int = 256 << 20,
     firstFrameOnly: Bool = false, appliesOrientation: Bool = true, keepsOriginalData: Bool = false,
     scale: Double = 1, allowsPartialImage: Bool = true
   ) {
@@ -110,5 +122,23 @@ public struct DecodeOptions: Sendable {
         .imageTooLarge,
         "\(declared) is \(declared.pixelCount) pixels\(note), over the limit of \(maxPixelCount)")
     }
+  }
+
+  /// Throws ``MagpieError/Code/imageTooLarge`` when `frameCount` frames of a
+  /// `canvas`-sized RGBA8 animation in `format` (a word for the message,
+  /// such as "gif") would take more than ``maxTotalByteCount`` bytes. Called
+  /// with what the headers declare, before any frame is allocated.
+  func checkAnimationByteLimit(format: String, frameCount: Int, canvas: PixelSize) throws(MagpieError) {
+    // One frame is a still: the pixel limit has bounded it already.
+    if frameCount <= 1 { return }
+    let (frameBytes, frameOverflow) = canvas.pixelCount.multipliedReportingOverflow(by: PixelBuffer.bytesPerPixel)
+    let (total, overflow) = frameBytes.multipliedReportingOverflow(by: frameCount)
+    let overflows = frameOverflow || overflow
+    if !overflows && total <= maxTotalByteCount { return }
+    let needs = overflows ? "more than \(Int.max)" : "\(total)"
+    throw MagpieError(
+      .imageTooLarge,
+      "\(format) animation of \(frameCount) frames of \(canvas) needs \(needs) bytes, over the "
+        + "\(maxTotalByteCount)-byte limit for all frames (DecodeOptions.maxTotalByteCount)")
   }
 }

@@ -12,6 +12,12 @@ import Foundation
 /// (0 = forever), 1 when the file has none. GIF has no decode-time
 /// downsampling, so `targetSize` is ignored.
 ///
+/// The frames are counted from the records before any is decoded, so that
+/// an animation over ``DecodeOptions/maxTotalByteCount`` is refused first.
+/// Damage after the first frame ends the animation where it is, flagged
+/// ``Image/isPartial`` (see ``DecodeOptions/allowsPartialImage``); a file
+/// that only lacks its trailer is whole.
+///
 /// Encoding quantises each frame to at most 256 colours with
 /// ``GIFColorQuantizer`` (Wu's variance-minimising cuts plus k-means
 /// refinement), optionally with Floyd-Steinberg dithering; alpha below 128
@@ -43,26 +49,16 @@ public struct GIFCoder: ImageCoder {
   }
 
   /// Reads the size, frame count, loop count and delays by walking the
-  /// records, without decompressing any pixels.
+  /// records, without decompressing any pixels. Like decoding, it counts
+  /// frames up to damage after the first (see ``decode(_:options:)``).
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
-    try GIFFileReader.withReader(data) { reader throws(MagpieError) -> ImageInfo in
-      var size: PixelSize?
-      var delays: [Int] = []
-      while let frame = try reader.nextFrame() {
-        if size == nil { size = GIFCoder.canvasSize(reader: reader, firstFrame: frame) }
-        delays.append(frame.delayCentiseconds * 10)
-        try reader.skipImageData(frame: reader.frameCount)
-      }
-      guard let size, size.width > 0, size.height > 0 else {
-        throw MagpieError(.corruptData, "gif declares an empty size")
-      }
-      if delays.count == 1 {
-        return ImageInfo(format: .gif, size: size, byteCount: data.count)
-      }
-      return ImageInfo(
-        format: .gif, size: size, frameCount: delays.count, loopCount: reader.loopCount ?? 1,
-        frameDurations: delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: data.count)
+    let layout = try GIFLayout(walking: data)
+    if layout.frameCount == 1 {
+      return ImageInfo(format: .gif, size: layout.canvas, byteCount: data.count)
     }
+    return ImageInfo(
+      format: .gif, size: layout.canvas, frameCount: layout.frameCount, loopCount: layout.loopCount ?? 1,
+      frameDurations: layout.delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: data.count)
   }
 
   /// True for ``ImageFormat/gif``.
@@ -75,15 +71,6 @@ public struct GIFCoder: ImageCoder {
     return try GIFWriter.encode(frames: frames, loopCount: image.loopCount, dithers: dithers)
   }
 
-  /// The logical screen, or the first frame's extent when the screen
-  /// declares no size (browsers show such files at the frame's size).
-  private static func canvasSize(reader: GIFFileReader, firstFrame: GIFFileReader.FrameHeader) -> PixelSize {
-    if reader.screenWidth > 0 && reader.screenHeight > 0 {
-      return PixelSize(width: reader.screenWidth, height: reader.screenHeight)
-    }
-    return PixelSize(width: firstFrame.left + firstFrame.width, height: firstFrame.top + firstFrame.height)
-  }
-
   private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     // Refuse a huge declared screen from the header bytes, before giflib
     // reads anything (the global colour table included).
@@ -93,32 +80,29 @@ public struct GIFCoder: ImageCoder {
         width: Int(data[b + 6]) | Int(data[b + 7]) << 8, height: Int(data[b + 8]) | Int(data[b + 9]) << 8)
       if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
     }
+    // Count the frames from the records first, so that an animation over
+    // the all-frames limit is refused before any canvas is made.
+    let layout = try GIFLayout(walking: data)
+    try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
+    let frameCount = options.firstFrameOnly ? 1 : layout.frameCount
+    try options.checkAnimationByteLimit(format: "gif", frameCount: frameCount, canvas: layout.canvas)
     return try GIFFileReader.withReader(data) { reader throws(MagpieError) -> Image in
-      var compositor: GIFCompositor?
+      let canvas = GIFCompositor(width: layout.canvas.width, height: layout.canvas.height)
       var frames: [ImageFrame] = []
+      frames.reserveCapacity(frameCount)
       var delays: [Int] = []
       var declaredPixels = 0
+      // Why the frames end early, once a later frame or record is damaged.
+      var damage: MagpieError?
       let lzw = GIFLZWDecoder()
       var compressed: [UInt8] = []
       // Indices are decoded a band of rows at a time into this buffer.
       let bandCapacity = 1 << 18
       let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bandCapacity, 65535))
       defer { band.deallocate() }
-      while let frame = try reader.nextFrame() {
+      // The same records as the walk above, so never more than it counted.
+      while frames.count < frameCount, let frame = try reader.nextFrame() {
         let index = reader.frameCount
-        if compositor == nil {
-          let size = canvasSize(reader: reader, firstFrame: frame)
-          try options.checkPixelLimit(decoded: size, declared: size)
-          compositor = GIFCompositor(width: size.width, height: size.height)
-        }
-        guard let canvas = compositor else { break }
-        let canvasBytes = canvas.width * canvas.height * PixelBuffer.bytesPerPixel
-        if (frames.count + 1) * canvasBytes > options.maxTotalByteCount {
-          throw MagpieError(
-            .imageTooLarge,
-            "gif frame \(index) would bring its \(canvas.width)x\(canvas.height) frames over the limit of "
-              + "\(options.maxTotalByteCount) bytes")
-        }
         // LZW work is bounded by what frames declare, not by what shows; a
         // small file can declare huge off-canvas frames, so cap the total at
         // twice what the byte limit allows to be shown.
@@ -131,25 +115,37 @@ public struct GIFCoder: ImageCoder {
           left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
           disposal: frame.disposal, hasTransparency: frame.transparentIndex != nil)
         reader.fillColorTable(canvas.colorTable, transparentIndex: frame.transparentIndex)
-        let codeSize = try reader.readCompressedData(into: &compressed, frame: index)
-        var damaged = false
+        let codeSize = reader.readCompressedData(into: &compressed, frame: index)
+        if index == 1, let damage = reader.damage { throw damage }
+        var lzwDamaged = false
         if frame.width > 0 && frame.height > 0 {
-          damaged = compressed.withUnsafeBufferPointer { data in
+          lzwDamaged = compressed.withUnsafeBufferPointer { data in
             lzw.reset(data: data, minimumCodeSize: codeSize)
             return decodeRows(of: frame, with: lzw, band: band, bandCapacity: bandCapacity, onto: canvas)
           }
         }
-        if damaged && index == 1 {
+        if lzwDamaged && index == 1 {
           throw MagpieError(.corruptData, "gif frame 1's compressed pixel data is damaged")
         }
         frames.append(ImageFrame(pixels: canvas.snapshot()))
         delays.append(frame.delayCentiseconds * 10)
         // Browsers keep a damaged later frame as drawn so far and stop there.
-        if options.firstFrameOnly || damaged { break }
+        if let cut = reader.damage {
+          damage = cut
+        } else if lzwDamaged {
+          damage = MagpieError(.corruptData, "gif frame \(index)'s compressed pixel data is damaged")
+        }
+        if damage != nil { break }
       }
-      if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif) }
+      // So does a bad record after the last frame (met by nextFrame, or by
+      // the walk when every counted frame was decoded); with firstFrameOnly
+      // nothing after frame 1 counts.
+      damage = damage ?? reader.damage ?? (options.firstFrameOnly ? nil : layout.damage)
+      if let damage, !options.allowsPartialImage { throw damage }
+      let isPartial = damage != nil
+      if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif, isPartial: isPartial) }
       for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) }
-      return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif)
+      return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif, isPartial: isPartial)
     }
   }
 

@@ -53,6 +53,12 @@ final class GIFFileReader {
   private(set) var loopCount: Int?
   /// Image descriptors read so far.
   private(set) var frameCount = 0
+  /// Why the data stopped making sense: a bad record or extension, or a
+  /// descriptor cut short, after the first frame (set by ``nextFrame()``,
+  /// which then returns `nil`), or a frame's data blocks cut short (set by
+  /// ``readCompressedData(into:frame:)``, for any frame). Nothing is read
+  /// after it.
+  private(set) var damage: MagpieError?
 
   /// Runs `body` with a reader over `data`'s bytes, which stay pinned for
   /// the call; the reader must not escape.
@@ -119,36 +125,54 @@ final class GIFFileReader {
   }
 
   /// Reads records up to the next image descriptor and returns it, or `nil`
-  /// at the trailer. After at least one frame, data that ends or stops making
-  /// sense exactly between records also ends the image, as browsers do.
+  /// at the trailer. After at least one frame, data that ends exactly
+  /// between records (a missing trailer) ends the image cleanly; a bad
+  /// record, extension or descriptor ends it too, as browsers do, and is
+  /// kept in ``damage``. Before the first frame both are thrown.
   func nextFrame() throws(MagpieError) -> FrameHeader? {
+    guard damage == nil else { return nil }
     while true {
       var type = UNDEFINED_RECORD_TYPE
       guard DGifGetRecordType(gif, &type) == GIF_OK else {
-        if frameCount > 0 { return nil }
-        throw failure("looking for the first frame")
+        if frameCount == 0 { throw failure("looking for the first frame") }
+        // The record byte itself was missing: only the trailer is lost.
+        if !input.pointee.ranShort { damage = failure("looking for frame \(frameCount + 1)") }
+        return nil
       }
-      switch type {
-      case IMAGE_DESC_RECORD_TYPE:
-        // DGifGetImageHeader, unlike DGifGetImageDesc, keeps no per-frame copy.
-        guard DGifGetImageHeader(gif) == GIF_OK else { throw failure("reading frame \(frameCount + 1)'s descriptor") }
-        let image = gif.pointee.Image
-        let control = pendingControl
-        pendingControl = nil
-        frameCount += 1
-        return FrameHeader(
-          left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
-          isInterlaced: image.Interlace, disposal: control?.disposal ?? 0, delayCentiseconds: control?.delay ?? 0,
-          transparentIndex: control?.transparent)
-      case EXTENSION_RECORD_TYPE:
-        try readExtension()
-      case TERMINATE_RECORD_TYPE:
+      if type == TERMINATE_RECORD_TYPE {
         guard frameCount > 0 else { throw MagpieError(.corruptData, "gif ends without any frame") }
         return nil
-      default:
-        if frameCount > 0 { return nil }
-        throw failure("looking for the first frame")
       }
+      do throws(MagpieError) {
+        if let frame = try nextRecord(type) { return frame }
+      } catch {
+        guard frameCount > 0 else { throw error }
+        damage = error
+        return nil
+      }
+    }
+  }
+
+  /// Reads one record of `type` (not the trailer): the frame for an image
+  /// descriptor, `nil` after an extension.
+  private func nextRecord(_ type: GifRecordType) throws(MagpieError) -> FrameHeader? {
+    switch type {
+    case IMAGE_DESC_RECORD_TYPE:
+      // DGifGetImageHeader, unlike DGifGetImageDesc, keeps no per-frame copy.
+      guard DGifGetImageHeader(gif) == GIF_OK else { throw failure("reading frame \(frameCount + 1)'s descriptor") }
+      let image = gif.pointee.Image
+      let control = pendingControl
+      pendingControl = nil
+      frameCount += 1
+      return FrameHeader(
+        left: Int(image.Left), top: Int(image.Top), width: Int(image.Width), height: Int(image.Height),
+        isInterlaced: image.Interlace, disposal: control?.disposal ?? 0, delayCentiseconds: control?.delay ?? 0,
+        transparentIndex: control?.transparent)
+    case EXTENSION_RECORD_TYPE:
+      try readExtension()
+      return nil
+    default:
+      throw failure(frameCount > 0 ? "looking for frame \(frameCount + 1)" : "looking for the first frame")
     }
   }
 
@@ -183,6 +207,21 @@ final class GIFFileReader {
   /// local table, else the global one, else opaque white; indices past the
   /// table wrap by the table's bit depth, and the transparent index (and
   /// every index that wraps onto it) becomes 0, which the compositor skips.
+  ///
+  /// Palette indices outside a table smaller than 256 entries follow
+  /// Firefox's rule, read in mozilla/gecko-dev
+  /// image/decoders/nsGIFDecoder2.cpp: `FinishImageDescriptor` takes the
+  /// table's depth, raises it until the transparent index fits (`realDepth`)
+  /// and sets `mColorMask = 0xFF >> (8 - realDepth)`; `ColormapIndexToPixel`
+  /// reads `mColormap[aIndex & mColorMask]`; colormap entries the table does
+  /// not fill are opaque white (the constructor and `FinishImageDescriptor`
+  /// memset them to 0xFF). Chrome decodes GIF with Wuffs, which does not
+  /// wrap: std/gif/decode_gif.wuffs sets every entry past the table to
+  /// opaque black. Firefox's rule is the one kept here because it is also
+  /// the rule this reader already used for a file with no table (white).
+  /// One corner is not copied: with no table at all Firefox still masks by
+  /// the screen descriptor's size bits, which only changes which indices
+  /// match the transparent one; here only the transparent index itself does.
   func fillColorTable(_ table: UnsafeMutablePointer<UInt32>, transparentIndex: Int?) {
     let white = UInt32(0xFFFF_FFFF)
     let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap
@@ -208,17 +247,25 @@ final class GIFFileReader {
   }
 
   /// Appends the current frame's compressed data sub-blocks, joined, to
-  /// `buffer` (emptied first) and returns the LZW minimum code size.
-  /// Running out of input throws `.truncatedData`.
-  func readCompressedData(into buffer: inout [UInt8], frame: Int) throws(MagpieError) -> Int {
+  /// `buffer` (emptied first) and returns the LZW minimum code size (0 when
+  /// it could not be read). When the blocks cannot all be read (the input
+  /// runs out: `.truncatedData`), `buffer` keeps those that were and
+  /// ``damage`` says why.
+  func readCompressedData(into buffer: inout [UInt8], frame: Int) -> Int {
     buffer.removeAll(keepingCapacity: true)
     var block: UnsafeMutablePointer<GifByteType>?
     var codeSize: Int32 = 0
-    guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { throw failure("reading frame \(frame)") }
+    guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else {
+      damage = failure("reading frame \(frame)")
+      return 0
+    }
     while let data = block {
       // A Pascal string: data[0] is the block's length.
       buffer.append(contentsOf: UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
-      guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw failure("reading frame \(frame)") }
+      guard DGifGetCodeNext(gif, &block) == GIF_OK else {
+        damage = failure("reading frame \(frame)")
+        break
+      }
     }
     return Int(codeSize)
   }

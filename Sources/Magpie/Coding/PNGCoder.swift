@@ -16,7 +16,9 @@ import Foundation
 /// alpha channel, gray becomes RGB. Colour chunks (gAMA, iCCP, sRGB, cHRM)
 /// are ignored, as `magpie decode` promises. An `eXIf` orientation before
 /// the image data is applied, as browsers do. APNG frames are composited onto
-/// the full canvas with their dispose and blend ops.
+/// the full canvas with their dispose and blend ops; an APNG whose animation
+/// chunks contradict each other decodes, as browsers show it, as a still of
+/// its default image (see ``APNGAnimation``).
 public struct PNGCoder: ImageCoder {
   /// Whether common 8-bit images may take the fast path (see ``PNGReader``);
   /// tests turn it off to compare with libpng alone.
@@ -51,6 +53,9 @@ public struct PNGCoder: ImageCoder {
         return ImageInfo(format: .png, size: size, orientation: preamble.orientation, byteCount: bytes.count)
       }
       let animation = try APNGAnimation(parsing: bytes, canvas: header.size)
+      if animation.stillReason != nil {
+        return ImageInfo(format: .apng, size: size, orientation: preamble.orientation, byteCount: bytes.count)
+      }
       return ImageInfo(
         format: .apng, size: size, frameCount: animation.frames.count, loopCount: animation.loopCount,
         frameDurations: animation.frames.map(\.control.duration), orientation: preamble.orientation,
@@ -101,8 +106,8 @@ public struct PNGCoder: ImageCoder {
     try options.checkPixelLimit(decoded: header.size, declared: header.size)
     var frames: [ImageFrame]
     var loopCount = 0
-    if preamble.isAnimated {
-      let animation = try APNGAnimation(parsing: bytes, canvas: header.size)
+    let animation = preamble.isAnimated ? try APNGAnimation(parsing: bytes, canvas: header.size) : nil
+    if let animation, animation.stillReason == nil {
       frames = try APNGDecoder.frames(
         of: animation, in: bytes, reader: reader, header: header, options: options, usesFastPath: usesFastPath)
       loopCount = animation.loopCount

@@ -63,13 +63,7 @@ enum WebPDecoder {
     let canvas = PixelSize(width: container.width, height: container.height)
     try options.checkPixelLimit(decoded: canvas, declared: canvas)
     let frameCount = options.firstFrameOnly ? 1 : container.frameCount
-    let frameBytes = canvas.pixelCount * PixelBuffer.bytesPerPixel
-    if frameCount > options.maxTotalByteCount / frameBytes {
-      throw MagpieError(
-        .imageTooLarge,
-        "webp animation of \(frameCount) \(canvas) frames needs more than the limit of \(options.maxTotalByteCount) bytes"
-      )
-    }
+    try options.checkAnimationByteLimit(format: "webp", frameCount: frameCount, canvas: canvas)
     return try WebPAnimationDecoder.frames(in: container, frameCount: frameCount, options: options)
   }
 

@@ -17,8 +17,9 @@ public struct Image: Sendable {
   /// The EXIF orientation the source carried. The pixels already have it
   /// applied; this is kept for callers that want to know or re-encode it.
   public var orientation: ImageOrientation
-  /// True when the source ended early and only part of the image could be
-  /// decoded (a truncated JPEG, or a progressive pass while loading).
+  /// True when the source ended early or was damaged and only part of the
+  /// image could be decoded (a truncated JPEG, a GIF damaged after its first
+  /// frame, or a progressive pass while loading).
   public var isPartial: Bool
   /// The encoded bytes the image was decoded from, when the decoder was asked
   /// to keep them (caches store these instead of re-encoding).

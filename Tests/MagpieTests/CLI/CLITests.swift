@@ -89,6 +89,42 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: out + "/notes.jpg.rgba"))
   }
 
+  @Test func decodeConvertsAlphaImagesLargerThanItsScratchBuffer() throws {
+    // 301x293 RGBA is 352,772 bytes: the 256 KiB band fills mid-row.
+    let (width, height) = (301, 293)
+    let known = (0..<(width * height)).flatMap { i -> [UInt8] in
+      let alpha = UInt8(truncatingIfNeeded: i % 7 == 0 ? 0 : i % 5 == 0 ? 255 : 40 + i % 200)
+      return [UInt8(truncatingIfNeeded: i), UInt8(truncatingIfNeeded: i / width * 3), UInt8(i % 251), alpha]
+    }
+    let dir = try TemporaryDirectory()
+    let path = dir.path("wide.png")
+    try StoredPNG.encode(width: width, height: height, rgba: known).write(to: URL(fileURLWithPath: path))
+    let result = try CLIRunner.run(["decode", path, "--out", dir.path("out")])
+    #expect(result.status == 0, "\(result.stderr)")
+    let rgba = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("out/wide.png.rgba"))))
+    try #require(rgba.count == known.count)
+    var worst = 0
+    for index in rgba.indices where index % 4 != 3 && known[index | 3] != 0 {
+      // Premultiplying at alpha a keeps colour to within 255 / (2a).
+      let alpha = Int(known[index | 3])
+      worst = max(worst, abs(Int(rgba[index]) - Int(known[index])) - (255 + alpha) / (2 * alpha))
+    }
+    #expect(worst <= 0, "colour off by \(worst) more than premultiplying allows")
+    #expect(stride(from: 3, to: rgba.count, by: 4).allSatisfy { rgba[$0] == known[$0] }, "alpha differs")
+  }
+
+  @Test func decodeWritesEveryFrameOfAnAnimation() throws {
+    // disposal.gif: 7 frames with transparent pixels; the fixture script's
+    // browser-rule reference is straight RGBA, frames one after another.
+    let dir = try TemporaryDirectory()
+    let path = dir.path("disposal.gif")
+    try TestPaths.fixture("gif/disposal.gif").write(to: URL(fileURLWithPath: path))
+    let result = try CLIRunner.run(["decode", path, "--out", dir.path("out")])
+    #expect(result.status == 0, "\(result.stderr)")
+    let rgba = try Data(contentsOf: URL(fileURLWithPath: dir.path("out/disposal.gif.rgba")))
+    #expect(rgba == (try TestPaths.fixture("gif/disposal.gif.rgba")))
+  }
+
   @Test func decodeNeedsAnOutputFolder() throws {
     let result = try CLIRunner.run(["decode", "a.png"])
     #expect(result.status == 2)

@@ -6,10 +6,10 @@ import Testing
 /// A 10000x10000 JPEG shown at 256 px must never cost the full-size
 /// decode (400 MB): JPEG's DCT scaling decodes it at 1/8.
 @Suite struct HugeImageMemoryTests {
-  /// Streams a 10000x10000 PPM through libjpeg-turbo's `cjpeg` (Debian's
-  /// libjpeg-turbo-progs), so neither this process nor the file system ever
-  /// holds the raw 300 MB.
-  private func makeHugeJPEG(at path: String, side: Int) throws {
+  /// Streams a `side` x `side` PPM through libjpeg-turbo's `cjpeg`
+  /// (Debian's libjpeg-turbo-progs), so neither this process nor the file
+  /// system ever holds the raw pixels (300 MB at 10000x10000).
+  static func makeHugeJPEG(at path: String, side: Int) throws {
     let cjpeg = Process()
     cjpeg.executableURL = URL(fileURLWithPath: "/usr/bin/cjpeg")
     cjpeg.arguments = ["-quality", "85", "-outfile", path]
@@ -37,7 +37,7 @@ import Testing
   @Test func downsamplingA100MegapixelJPEGStaysUnder64MB() throws {
     let dir = try TemporaryDirectory()
     let huge = dir.path("huge.jpg")
-    try makeHugeJPEG(at: huge, side: 10_000)
+    try Self.makeHugeJPEG(at: huge, side: 10_000)
     let thumb = dir.path("thumb.png")
     let result = try CLIRunner.run(
       ["convert", huge, thumb, "--process", "downsample(256x256)"], measuringMemory: true)
@@ -51,7 +51,7 @@ import Testing
   @Test func fullDecodeOfTheSameImageIsRefusedOverTheLimit() throws {
     let dir = try TemporaryDirectory()
     let huge = dir.path("huge.jpg")
-    try makeHugeJPEG(at: huge, side: 10_001)
+    try Self.makeHugeJPEG(at: huge, side: 10_001)
     let data = try Data(contentsOf: URL(fileURLWithPath: huge))
     #expect {
       _ = try CoderRegistry.shared.decode(data)

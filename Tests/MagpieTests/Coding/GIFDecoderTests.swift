@@ -10,7 +10,7 @@ import Testing
 
   static let compositedFixtures = [
     "disposal.gif", "interlaced.gif", "overflow.gif", "delays.gif", "loop0.gif", "loop3.gif", "nocolortable.gif",
-    "still_local.gif", "pillow_anim.gif",
+    "still_local.gif", "pillow_anim.gif", "palette_overflow.gif",
   ]
 
   @Test(arguments: compositedFixtures)
@@ -27,6 +27,21 @@ import Testing
     }
     #expect(image.frames.map(\.durationMilliseconds) == entry.delays_ms)
     #expect(image.loopCount == entry.loop_count)
+  }
+
+  @Test func paletteIndicesPastTheColourTableFollowFirefox() throws {
+    // palette_overflow.gif: 8-bit indices over a 4-entry global and an
+    // 8-entry local table, and a transparent index past the local table;
+    // the script's reference applies Firefox's rule (index & mask, white
+    // past the table; see GIFFileReader.fillColorTable).
+    let image = try GIFCoder().decode(try TestPaths.fixture("gif/palette_overflow.gif"), options: DecodeOptions())
+    let reference = [UInt8](try TestPaths.fixture("gif/palette_overflow.gif.rgba"))
+    let frameBytes = 8 * 6 * 4
+    try #require(image.frames.count == 3)
+    for (i, frame) in image.frames.enumerated() {
+      let same = frame.pixels.straightRGBA() == Array(reference[(i * frameBytes)..<((i + 1) * frameBytes)])
+      #expect(same, "frame \(i)")
+    }
   }
 
   @Test func delaysFollowTheBrowserRule() throws {

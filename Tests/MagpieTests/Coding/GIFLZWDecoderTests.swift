@@ -50,7 +50,8 @@ import Testing
       var compressed: [UInt8] = []
       let decoder = GIFLZWDecoder()
       while let frame = try reader.nextFrame() {
-        let codeSize = try reader.readCompressedData(into: &compressed, frame: reader.frameCount)
+        let codeSize = reader.readCompressedData(into: &compressed, frame: reader.frameCount)
+        if let damage = reader.damage { throw damage }
         let total = frame.width * frame.height
         var indices = [UInt8](repeating: 0, count: total)
         compressed.withUnsafeBufferPointer { data in

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a GIF's records declare, read by walking them without decompressing
+/// any pixel data: the canvas, how many frames there are and their delays.
+///
+/// ``GIFCoder`` reads it for `info(of:)`, and before decoding so that an
+/// animation too large for the limits is refused before any canvas exists.
+struct GIFLayout {
+  /// The logical screen, or the first frame's extent when the screen
+  /// declares no size (browsers show such files at the frame's size).
+  var canvas: PixelSize
+  /// Each frame's delay in milliseconds, as stored (browser rules not applied).
+  var delays: [Int]
+  /// The NETSCAPE2.0 / ANIMEXTS1.0 loop count, when the file has one.
+  var loopCount: Int?
+
+  /// How many frames the records declare.
+  var frameCount: Int { delays.count }
+
+  /// Why the walk stopped before the trailer, when it did so after the
+  /// first frame's data: a bad record, or a later frame cut short (that
+  /// frame is counted: decoding keeps it as far as it goes). Damage before
+  /// that is thrown.
+  var damage: MagpieError?
+
+  /// Walks every record of `data`.
+  init(walking data: Data) throws(MagpieError) {
+    var damage: MagpieError?
+    let (canvas, delays, loopCount) = try GIFFileReader.withReader(data) {
+      reader throws(MagpieError) -> (PixelSize?, [Int], Int?) in
+      var canvas: PixelSize?
+      var delays: [Int] = []
+      var complete = 0
+      do throws(MagpieError) {
+        while let frame = try reader.nextFrame() {
+          if canvas == nil { canvas = Self.canvasSize(reader: reader, firstFrame: frame) }
+          delays.append(frame.delayCentiseconds * 10)
+          try reader.skipImageData(frame: reader.frameCount)
+          complete += 1
+        }
+        damage = reader.damage
+      } catch {
+        guard complete > 0 else { throw error }
+        damage = error
+      }
+      return (canvas, delays, reader.loopCount)
+    }
+    guard let canvas, canvas.width > 0, canvas.height > 0 else {
+      throw MagpieError(.corruptData, "gif declares an empty size")
+    }
+    self.canvas = canvas
+    self.delays = delays
+    self.loopCount = loopCount
+    self.damage = damage
+  }
+
+  /// The canvas for a file whose first frame is `firstFrame`.
+  static func canvasSize(reader: GIFFileReader, firstFrame: GIFFileReader.FrameHeader) -> PixelSize {
+    if reader.screenWidth > 0 && reader.screenHeight > 0 {
+      return PixelSize(width: reader.screenWidth, height: reader.screenHeight)
+    }
+    return PixelSize(width: firstFrame.left + firstFrame.width, height: firstFrame.top + firstFrame.height)
+  }
+}
