@@ -22,6 +22,16 @@ import Testing
     return nil
   }
 
+  /// One frame is a still, bounded by the pixel limit alone: a 90-megapixel
+  /// canvas (360 MB) passes the all-frames check, two such frames do not.
+  @Test func oneFrameIsBoundedByThePixelLimitAlone() throws {
+    let canvas = PixelSize(width: 10_000, height: 9_000)
+    try DecodeOptions().checkAnimationByteLimit(format: "gif", frameCount: 1, canvas: canvas)
+    #expect(throws: MagpieError.self) {
+      try DecodeOptions().checkAnimationByteLimit(format: "gif", frameCount: 2, canvas: canvas)
+    }
+  }
+
   @Test func theDefaultIs256MiB() {
     #expect(DecodeOptions().maxTotalByteCount == 256 << 20)
   }
