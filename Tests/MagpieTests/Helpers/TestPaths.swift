@@ -14,6 +14,15 @@ enum TestPaths {
   /// `Tests/MagpieTests/Fixtures`.
   static let fixtures = repositoryRoot.appendingPathComponent("Tests/MagpieTests/Fixtures")
 
+  /// `Fixtures/photos`: the photo-like images Scripts/fixtures/make_photo_fixtures.py
+  /// draws, for tests that need a photograph but not a particular one.
+  static let photos = fixtures.appendingPathComponent("photos")
+
+  /// A photo-like fixture image by name (`door`, `garden`, `statue`, `birds`).
+  static func photo(_ name: String) -> URL {
+    photos.appendingPathComponent(name + ".png")
+  }
+
   /// `../shared/testdata`, the third-party conformance images.
   static let sharedTestData = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata")
 
