@@ -103,7 +103,7 @@ import Testing
 
   @Test func convertPicksTheFormatFromTheExtensionAndDownsamples() throws {
     let dir = try TemporaryDirectory()
-    let input = TestPaths.sharedTestData.appendingPathComponent("kodak/kodim23.png").path
+    let input = TestPaths.photo("birds").path
     let output = dir.path("thumb.jpg")
     let result = try CLIRunner.run(["convert", input, output, "--process", "downsample(200x200)", "--quality", "80"])
     #expect(result.status == 0, "\(result.stderr)")
