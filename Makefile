@@ -38,6 +38,7 @@ release: deps
 test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie
+	@Scripts/testdata-status.sh
 	$(SWIFT) test --skip-build
 
 demo: demo-deps release

@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func infoPrintsTheContractFields() throws {
-    let path = TestPaths.sharedTestData.appendingPathComponent("pngsuite/basn6a08.png").path
+    let path = TestPaths.fixtures.appendingPathComponent("png/seed_rgba8.png").path
     let result = try CLIRunner.run(["info", path])
     #expect(result.status == 0, "\(result.stderr)")
     let line = result.stdout.trimmingCharacters(in: .newlines)
@@ -132,7 +132,7 @@ import Testing
 
   @Test func convertPicksTheFormatFromTheExtensionAndDownsamples() throws {
     let dir = try TemporaryDirectory()
-    let input = TestPaths.sharedTestData.appendingPathComponent("kodak/kodim23.png").path
+    let input = TestPaths.photo("birds").path
     let output = dir.path("thumb.jpg")
     let result = try CLIRunner.run(["convert", input, output, "--process", "downsample(200x200)", "--quality", "80"])
     #expect(result.status == 0, "\(result.stderr)")
@@ -165,7 +165,7 @@ import Testing
 
   @Test func benchSpeaksTheProtocol() throws {
     let dir = try TemporaryDirectory()
-    let png = TestPaths.sharedTestData.appendingPathComponent("pngsuite/basn2c08.png").path
+    let png = TestPaths.fixtures.appendingPathComponent("png/seed_rgb8.png").path
     let junk = dir.path("junk.bin")
     try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: junk))
     let list = dir.path("list.txt")

@@ -64,8 +64,9 @@ import Testing
     #expect(!image.pixels.isOpaque)
   }
 
-  @Test func opacityFollowsColourTypeAndTransparency() throws {
-    let suite = TestPaths.sharedTestData.appendingPathComponent("pngsuite")
+  @Test(.enabled(if: TestPaths.pngSuite != nil, "\(TestPaths.missing("pngsuite"))"))  // PngSuite conformance
+  func opacityFollowsColourTypeAndTransparency() throws {
+    let suite = try #require(TestPaths.pngSuite)
     func isOpaque(_ name: String) throws -> Bool {
       try PNGCoder().decode(Data(contentsOf: suite.appendingPathComponent(name)), options: DecodeOptions()).pixels
         .isOpaque

@@ -14,13 +14,13 @@ import Testing
   @Test func processTasksTimeTheSpecOnEachImage() throws {
     let dir = try TemporaryDirectory()
     let list = dir.path("list.txt")
-    let kodak = TestPaths.sharedTestData.appendingPathComponent("kodak/kodim17.png").path
-    try "\(kodak)\n".write(toFile: list, atomically: true, encoding: .utf8)
+    let photo = TestPaths.photo("statue").path
+    try "\(photo)\n".write(toFile: list, atomically: true, encoding: .utf8)
     let result = try CLIRunner.run(["bench", "process:resize(100x100,fill)|rotate(90)", list, "2", "1"])
     #expect(result.status == 0, "\(result.stderr)")
     let records = try lines(result.stdout)
     #expect(records.count == 2)
-    #expect(records[1]["path"] as? String == kodak)
+    #expect(records[1]["path"] as? String == photo)
     #expect((records[1]["ms"] as? [Double])?.count == 2)
     #expect(records[1]["out"] as? [Int] == [100, 100])
     let bad = try CLIRunner.run(["bench", "process:sharpen(1)", list, "1", "0"])
@@ -30,9 +30,7 @@ import Testing
   @Test func thumbBatchTimesTheWholeList() throws {
     let dir = try TemporaryDirectory()
     let list = dir.path("list.txt")
-    let paths = ["kodim02", "kodim07", "kodim23"].map {
-      TestPaths.sharedTestData.appendingPathComponent("kodak/\($0).png").path
-    }
+    let paths = ["door", "garden", "birds"].map { TestPaths.photo($0).path }
     try (paths.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
     let result = try CLIRunner.run(["bench", "thumb-batch", list, "2", "0"])
     #expect(result.status == 0, "\(result.stderr)")

@@ -50,12 +50,15 @@ import Testing
   }
 
   /// The stated accuracy: on a photograph, within 7 levels of a true
-  /// Gaussian at worst (at hard edges) and above 48 dB PSNR, for small and
-  /// large radii (measured: 1.9, 3.8, 5.6 levels and 56, 55, 51 dB for
-  /// radii 1.5, 4, 10).
+  /// Gaussian at worst (at edges) and above 48 dB PSNR, for small and
+  /// large radii. The crop (feather texture, a colour boundary and the
+  /// bird's soft edge against an out-of-focus background) replaces a
+  /// kodim23 crop of out-of-focus background, re-measured: 3.6, 3.9, 3.6
+  /// levels and 55.9, 55.0, 53.1 dB for radii 1.5, 4, 10 (kodim23: 1.9,
+  /// 3.8, 5.6 and 56, 55, 51), so the same bounds hold with a like margin.
   @Test(arguments: [1.5, 4, 10])
   func photographsBlurLikeATrueGaussian(radius: Double) throws {
-    let photo = try S.kodak("kodim23").cropped(x: 300, y: 150, width: 96, height: 80)
+    let photo = try S.photo("birds").cropped(x: 384, y: 240, width: 96, height: 80)
     let ours = try blur(photo, radius)
     var squares = 0.0
     var worst = 0.0

@@ -19,7 +19,7 @@ import Testing
 
   @Test func everyProcessorOfTheSpecRuns() throws {
     let dir = try TemporaryDirectory()
-    let input = TestPaths.sharedTestData.appendingPathComponent("kodak/kodim23.png").path
+    let input = TestPaths.photo("birds").path
     let cases: [(String, PixelSize)] = [
       ("downsample(256x256)", PixelSize(width: 256, height: 171)),
       ("resize(100x100)", PixelSize(width: 100, height: 67)),
@@ -47,7 +47,7 @@ import Testing
 
   @Test func roundedCornersReachTheFile() throws {
     let dir = try TemporaryDirectory()
-    let input = TestPaths.sharedTestData.appendingPathComponent("kodak/kodim07.png").path
+    let input = TestPaths.photo("garden").path
     let output = dir.path("round.png")
     let (_, result) = try convert("downsample(64x64)|round(10)", input: input, output: output)
     #expect(result.status == 0, "\(result.stderr)")

@@ -2,8 +2,8 @@ import Foundation
 
 @testable import Magpie
 
-/// Shared helpers of the processing tests: images from fixtures and the
-/// Kodak set, synthetic buffers, and PSNR.
+/// Shared helpers of the processing tests: images from fixtures (photo-like
+/// ones included), synthetic buffers, and PSNR.
 enum ProcessingTestSupport {
   /// A decoded PNG or JPEG from `Fixtures/processing/`.
   static func fixture(_ name: String) throws -> PixelBuffer {
@@ -16,10 +16,10 @@ enum ProcessingTestSupport {
     return try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] ?? [:]
   }
 
-  /// A Kodak photo (768x512 or 512x768) from `../shared/testdata/kodak`.
-  static func kodak(_ name: String) throws -> PixelBuffer {
-    let url = TestPaths.sharedTestData.appendingPathComponent("kodak/\(name).png")
-    return try CoderRegistry.shared.decode(Data(contentsOf: url)).pixels
+  /// A photo-like fixture (768x512, or 512x768 for `statue`) from
+  /// `Fixtures/photos`, in place of the Kodak photos a clone lacks.
+  static func photo(_ name: String) throws -> PixelBuffer {
+    try CoderRegistry.shared.decode(Data(contentsOf: TestPaths.photo(name))).pixels
   }
 
   /// A buffer where every pixel is `color` (premultiplied).

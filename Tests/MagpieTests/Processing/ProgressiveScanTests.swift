@@ -14,10 +14,10 @@ import Testing
     return CoderRegistry(builtIn: [coder, PNGCoder(), GIFCoder(), WebPCoder()])
   }()
 
-  /// A progressive JPEG of a Kodak photo enlarged 3x (2304x1536 or
+  /// A progressive JPEG of a photo-like fixture enlarged 3x (2304x1536 or
   /// 1536x2304), so that a 1/8 decode is still a useful thumbnail source.
   private func progressivePhoto(_ name: String, quality: Int) throws -> Data {
-    let photo = try S.kodak(name)
+    let photo = try S.photo(name)
     let big = Resampler.resample(photo, to: PixelSize(width: photo.width * 3, height: photo.height * 3))
     return try JPEGCoder().encode(
       Image(pixels: big), as: .jpeg, options: EncodeOptions(quality: quality, progressive: true))
@@ -34,7 +34,7 @@ import Testing
 
   /// The point of it all: a 256-pixel thumbnail of a progressive JPEG, made
   /// from its DC scans only, is within 40 dB of the one made from every scan.
-  @Test(arguments: [("kodim02", 90), ("kodim07", 50), ("kodim17", 75), ("kodim23", 95)])
+  @Test(arguments: [("door", 90), ("garden", 50), ("statue", 75), ("birds", 95)])
   func dcOnlyThumbnailsMatchTheFullDecode(name: String, quality: Int) throws {
     let data = try progressivePhoto(name, quality: quality)
     let options = ImageProcessingOptions(firstFrameOnly: true)
@@ -53,7 +53,7 @@ import Testing
   /// When the 1/8 image is needed nearly as it is, chroma keeps its detail
   /// and the pixels are exactly those of the full decode.
   @Test func closeTargetsDecodeTheNeededScansExactly() throws {
-    let data = try progressivePhoto("kodim23", quality: 85)
+    let data = try progressivePhoto("birds", quality: 85)
     let options = DecodeOptions(targetSize: PixelSize(width: 250, height: 250))
     let fast = try CoderRegistry.shared.decode(data, options: options)
     let reference = try everyScan.decode(data, options: options)
@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test func baselineAndFullScaleDecodesAreLeftAlone() throws {
-    let photo = try S.kodak("kodim02")
+    let photo = try S.photo("door")
     let baseline = try JPEGCoder().encode(Image(pixels: photo), as: .jpeg, options: EncodeOptions(quality: 80))
     #expect(try scans(baseline, denominator: 8, dcOnly: true) == (kept: 0, dropped: 0))
     let progressive = try JPEGCoder().encode(
@@ -103,7 +103,7 @@ import Testing
   /// A progressive file cut off inside the scans that are kept is still
   /// reported partial; one cut off anywhere decodes without a crash.
   @Test func truncatedProgressiveFilesStayPartialAndSafe() throws {
-    let data = try progressivePhoto("kodim07", quality: 80)
+    let data = try progressivePhoto("garden", quality: 80)
     let options = DecodeOptions(targetSize: PixelSize(width: 100, height: 100))
     for fraction in [0.05, 0.2, 0.5, 0.9, 0.999] {
       let cut = data.prefix(Int(Double(data.count) * fraction))

@@ -9,9 +9,9 @@ import Testing
 @Suite struct ResamplingQualityTests {
   typealias S = ProcessingTestSupport
 
-  @Test(arguments: ["kodim02", "kodim07", "kodim17", "kodim23"])
-  func kodakDownscaleMatchesPillowsLanczos(name: String) throws {
-    let source = try S.kodak(name)
+  @Test(arguments: ["door", "garden", "statue", "birds"])
+  func photoDownscaleMatchesPillowsLanczos(name: String) throws {
+    let source = try S.photo(name)
     let reference = try S.fixture("\(name)-128.png")
     // Magpie's default goes through a 3x box pre-reduce, as Pillow's own
     // thumbnail() would; Pillow's reference is one plain convolution.
@@ -22,24 +22,24 @@ import Testing
   }
 
   @Test func nonIntegerDownscaleOfACropMatchesPillow() throws {
-    let crop = try S.kodak("kodim23").cropped(x: 256, y: 128, width: 256, height: 256)
-    let reference = try S.fixture("kodim23-crop-100.png")
+    let crop = try S.photo("birds").cropped(x: 256, y: 128, width: 256, height: 256)
+    let reference = try S.fixture("birds-crop-100.png")
     let result = Resampler.resample(crop, to: PixelSize(width: 100, height: 100))
     #expect(S.psnr(result, reference) >= 40, "\(S.psnr(result, reference)) dB")
   }
 
   @Test(arguments: [ResamplingKernel.lanczos3, .catmullRom, .bilinear])
   func upscalingMatchesPillow(kernel: ResamplingKernel) throws {
-    let crop = try S.kodak("kodim07").cropped(x: 300, y: 200, width: 48, height: 48)
-    let reference = try S.fixture("kodim07-up-\(kernel.rawValue).png")
+    let crop = try S.photo("garden").cropped(x: 300, y: 200, width: 48, height: 48)
+    let reference = try S.fixture("garden-up-\(kernel.rawValue).png")
     let result = Resampler.resample(crop, to: PixelSize(width: 120, height: 120), kernel: kernel)
     #expect(S.psnr(result, reference) >= 40, "\(kernel): \(S.psnr(result, reference)) dB")
   }
 
   @Test(arguments: [ResamplingKernel.catmullRom, .bilinear])
   func otherKernelsDownscaleLikePillow(kernel: ResamplingKernel) throws {
-    let source = try S.kodak("kodim17")
-    let reference = try S.fixture("kodim17-\(kernel.rawValue)-96.png")
+    let source = try S.photo("statue")
+    let reference = try S.fixture("statue-\(kernel.rawValue)-96.png")
     let result = Resampler.resample(source, to: reference.size, kernel: kernel, reducingGap: nil)
     #expect(S.psnr(result, reference) >= 40, "\(kernel): \(S.psnr(result, reference)) dB")
   }
@@ -144,7 +144,7 @@ import Testing
   }
 
   @Test func linearLightKeepsPhotosClose() throws {
-    let source = try S.kodak("kodim02")
+    let source = try S.photo("door")
     let size = PixelSize(width: 192, height: 128)
     let gamma = Resampler.resample(source, to: size)
     let linear = Resampler.resample(source, to: size, colorSpace: .linear)
