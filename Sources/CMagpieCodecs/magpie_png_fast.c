@@ -1,4 +1,5 @@
 #include "magpie_png_fast.h"
+#include "magpie_pixels.h"
 
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -430,43 +431,9 @@ static uint32_t mp_convert_rgba_straight(const uint8_t *restrict src, uint8_t *r
   return alpha;
 }
 
+// Premultiplied RGBA: the shared SSE2 conversion (magpie_pixels.c).
 static uint32_t mp_convert_rgba(const uint8_t *restrict src, uint8_t *restrict dst, size_t width) {
-  size_t i = 0;
-  uint32_t alpha = 0xFF;
-#ifdef __SSE2__
-  // Two pixels per 16-bit half: each channel times its pixel's alpha, the
-  // alpha lane times 255 (which the rounding maps back to alpha).
-  const __m128i zero = _mm_setzero_si128();
-  const __m128i rgb_lanes = _mm_set_epi16(0, -1, -1, -1, 0, -1, -1, -1);
-  const __m128i alpha_factor = _mm_set_epi16(255, 0, 0, 0, 255, 0, 0, 0);
-  const __m128i half = _mm_set1_epi16(128);
-  __m128i all = _mm_set1_epi8(-1);
-  for (; i + 4 <= width; i += 4) {
-    const __m128i v = _mm_loadu_si128((const __m128i *)(src + 4 * i));
-    all = _mm_and_si128(all, v);
-    __m128i lo = _mm_unpacklo_epi8(v, zero);
-    __m128i hi = _mm_unpackhi_epi8(v, zero);
-    __m128i alo = _mm_shufflehi_epi16(_mm_shufflelo_epi16(lo, 0xFF), 0xFF);
-    __m128i ahi = _mm_shufflehi_epi16(_mm_shufflelo_epi16(hi, 0xFF), 0xFF);
-    alo = _mm_or_si128(_mm_and_si128(alo, rgb_lanes), alpha_factor);
-    ahi = _mm_or_si128(_mm_and_si128(ahi, rgb_lanes), alpha_factor);
-    lo = _mm_add_epi16(_mm_mullo_epi16(lo, alo), half);
-    hi = _mm_add_epi16(_mm_mullo_epi16(hi, ahi), half);
-    lo = _mm_srli_epi16(_mm_add_epi16(lo, _mm_srli_epi16(lo, 8)), 8);
-    hi = _mm_srli_epi16(_mm_add_epi16(hi, _mm_srli_epi16(hi, 8)), 8);
-    _mm_storeu_si128((__m128i *)(dst + 4 * i), _mm_packus_epi16(lo, hi));
-  }
-  uint8_t lanes[16];
-  _mm_storeu_si128((__m128i *)lanes, all);
-  alpha = (uint32_t)(lanes[3] & lanes[7] & lanes[11] & lanes[15]);
-#endif
-  for (; i < width; i++) {
-    const uint32_t a = src[4 * i + 3];
-    alpha &= a;
-    for (int c = 0; c < 3; c++) dst[4 * i + c] = (uint8_t)mp_premultiply(src[4 * i + c], a);
-    dst[4 * i + 3] = (uint8_t)a;
-  }
-  return alpha;
+  return mp_premultiply_copy(src, 0, dst, 0, width, 1);
 }
 
 static uint32_t mp_convert_row(

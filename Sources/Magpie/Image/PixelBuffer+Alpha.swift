@@ -7,15 +7,21 @@ extension PixelBuffer {
   /// premultiplied as `round(c * a / 255)`.
   public func premultiplied() -> PixelBuffer {
     if alphaRepresentation == .premultiplied { return self }
-    var copy = self
-    copy.alphaRepresentation = .premultiplied
-    if isOpaque { return copy }
-    let (w, h, stride) = (width, height, bytesPerRow)
-    let alphaAnd = copy.bytes.withUnsafeMutableBytes { raw in
-      h == 0 ? 255 : mp_premultiply_rows(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), w, h, stride)
+    if isOpaque {
+      var relabelled = self
+      relabelled.alphaRepresentation = .premultiplied
+      return relabelled
     }
-    copy.isOpaque = alphaAnd == 255
-    return copy
+    // One pass from these bytes into new ones: no copy to premultiply in.
+    let (w, h, stride) = (width, height, bytesPerRow)
+    return withUnsafeBytes { src in
+      PixelBuffer(uninitializedWidth: w, height: h, alpha: .premultiplied) { dst in
+        guard w > 0, h > 0 else { return true }
+        return mp_premultiply_copy(
+          src.baseAddress!.assumingMemoryBound(to: UInt8.self), stride,
+          dst.baseAddress!.assumingMemoryBound(to: UInt8.self), w * PixelBuffer.bytesPerPixel, w, h) == 255
+      }
+    }
   }
 
   /// The pixels as tightly packed straight-alpha RGBA (`width * 4` bytes a

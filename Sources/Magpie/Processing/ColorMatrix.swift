@@ -1,6 +1,7 @@
 /// An affine map of straight colour, `s' = M s + b` (values 0...1), applied
-/// to premultiplied pixels as `c' = M c + b a`, which is the same map
-/// (multiply both sides by alpha) with no division. Alpha is kept. Tint,
+/// to straight pixels as it is and to premultiplied pixels as
+/// `c' = M c + b a`, which is the same map (multiply both sides by alpha)
+/// with no division. Alpha and the alpha representation are kept. Tint,
 /// colour controls, grayscale and overlay are all such maps.
 struct ColorMatrix {
   /// Row-major 3 × 3 matrix.
@@ -31,14 +32,17 @@ struct ColorMatrix {
   private static let shift: Int32 = 12
 
   /// The map applied to every pixel. Results are rounded and clamped to
-  /// 0...alpha, so they stay valid premultiplied pixels.
+  /// 0...255 for straight pixels and 0...alpha for premultiplied ones, so
+  /// they stay valid in their representation.
   ///
   /// Four pixels go at a time as channel planes: a 32-bit lane per pixel,
   /// split by shifts and masks into red, green, blue and alpha vectors,
   /// each output channel three multiply-adds of whole vectors, then packed
   /// back. No per-pixel shuffles, which SSE2 does badly.
   func apply(to source: PixelBuffer) -> PixelBuffer {
-    let source = source.premultiplied()
+    // Straight pixels are mapped as they are: no premultiplying pass, and
+    // exact colour where alpha is low.
+    let straight = source.alphaRepresentation == .straight && !source.isOpaque
     let one = Double(1 << Self.shift)
     // Coefficients beyond ±8 (or offsets beyond ±8 alphas) would overflow
     // the 16-bit products; clamp them there, far past any useful setting.
@@ -47,9 +51,9 @@ struct ColorMatrix {
     let offsets = (0..<3).map { fixed(b[$0]) }
     let (w, h, stride) = (source.width, source.height, source.bytesPerRow)
     let keepsOpaque = source.isOpaque
-    return PixelBuffer(uninitializedWidth: w, height: h, alpha: .premultiplied) { out in
+    return PixelBuffer(uninitializedWidth: w, height: h, alpha: source.alphaRepresentation) { out in
       source.withUnsafeBytes { src in
-        let plan = Plan(k: k, offsets: offsets)
+        let plan = Plan(k: k, offsets: offsets, straight: straight)
         RowParallelism.run(h, costPerRow: w * 4) { rows in
           for y in rows {
             plan.run(src.baseAddress! + y &* stride, out.baseAddress! + y &* w &* 4, count: w)
@@ -76,8 +80,11 @@ struct ColorMatrix {
 
     let coefficients: [Int16]
     let shape: Shape
+    /// Whether pixels are straight: offsets scale by 255, not by alpha.
+    let straight: Bool
 
-    init(k: [Int32], offsets: [Int32]) {
+    init(k: [Int32], offsets: [Int32], straight: Bool) {
+      self.straight = straight
       coefficients = (k + offsets).map { Int16(truncatingIfNeeded: $0) }
       if k[0...2] == k[3...5] && k[0...2] == k[6...8] && offsets.allSatisfy({ $0 == offsets[0] }) {
         shape = .uniform
@@ -89,26 +96,31 @@ struct ColorMatrix {
     }
 
     func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, count: Int) {
-      switch shape {
-      case .general: run(source, destination, count: count, shape: .general)
-      case .uniform: run(source, destination, count: count, shape: .uniform)
-      case .diagonal: run(source, destination, count: count, shape: .diagonal)
+      switch (shape, straight) {
+      case (.general, false): run(source, destination, count: count, shape: .general, straight: false)
+      case (.uniform, false): run(source, destination, count: count, shape: .uniform, straight: false)
+      case (.diagonal, false): run(source, destination, count: count, shape: .diagonal, straight: false)
+      case (.general, true): run(source, destination, count: count, shape: .general, straight: true)
+      case (.uniform, true): run(source, destination, count: count, shape: .uniform, straight: true)
+      case (.diagonal, true): run(source, destination, count: count, shape: .diagonal, straight: true)
       }
     }
 
     @inline(__always)
-    private func run(_ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, count: Int, shape: Shape) {
+    private func run(
+      _ source: UnsafeRawPointer, _ destination: UnsafeMutableRawPointer, count: Int, shape: Shape, straight: Bool
+    ) {
       coefficients.withUnsafeBufferPointer { c in
         let c = c.baseAddress!
         var x = 0
         while x &+ 4 <= count {
           let p = source.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-          destination.storeBytes(of: Self.transform(p, c, shape), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+          destination.storeBytes(of: Self.transform(p, c, shape, straight), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
           x &+= 4
         }
         while x < count {
           let p = SIMD4<UInt32>(repeating: source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self))
-          destination.storeBytes(of: Self.transform(p, c, shape)[0], toByteOffset: x &* 4, as: UInt32.self)
+          destination.storeBytes(of: Self.transform(p, c, shape, straight)[0], toByteOffset: x &* 4, as: UInt32.self)
           x &+= 1
         }
       }
@@ -117,12 +129,15 @@ struct ColorMatrix {
     /// Four pixels (one per lane, RGBA bytes in memory order, so red is the
     /// low byte: every platform Swift runs on is little-endian).
     @inline(__always)
-    private static func transform(_ p: SIMD4<UInt32>, _ c: UnsafePointer<Int16>, _ shape: Shape) -> SIMD4<UInt32> {
+    private static func transform(
+      _ p: SIMD4<UInt32>, _ c: UnsafePointer<Int16>, _ shape: Shape, _ straight: Bool
+    ) -> SIMD4<UInt32> {
       let mask = SIMD4<UInt32>(repeating: 0xFF)
       let r = SIMD4<Int32>(truncatingIfNeeded: p & mask)
       let g = SIMD4<Int32>(truncatingIfNeeded: (p &>> 8) & mask)
       let b = SIMD4<Int32>(truncatingIfNeeded: (p &>> 16) & mask)
-      let a = SIMD4<Int32>(truncatingIfNeeded: p &>> 24)
+      // The scale of offsets and the clamp: alpha, or full for straight.
+      let a = straight ? SIMD4<Int32>(repeating: 255) : SIMD4<Int32>(truncatingIfNeeded: p &>> 24)
       let half = SIMD4<Int32>(repeating: 1 << (ColorMatrix.shift - 1))
       @inline(__always) func coefficient(_ i: Int) -> SIMD4<Int32> {
         SIMD4<Int32>(truncatingIfNeeded: SIMD4<Int16>(repeating: c[i]))

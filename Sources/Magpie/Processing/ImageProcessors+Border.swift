@@ -25,11 +25,12 @@ extension ImageProcessors {
 
     private func framed(_ source: PixelBuffer) -> PixelBuffer {
       guard width > 0, color.alpha > 0 else { return source }
-      let source = source.premultiplied()
       let paint = color.premultiplied
       let inverse = 255 - UInt32(paint[3])
-      var result = source
-      let (w, h, stride) = (source.width, source.height, source.bytesPerRow)
+      // Blending needs premultiplied pixels; a straight source is converted
+      // into a fresh buffer that is then changed in place.
+      var result = source.premultiplied()
+      let (w, h, stride) = (result.width, result.height, result.bytesPerRow)
       let band = min(width, (max(w, h) + 1) / 2)
       result.withUnsafeMutableBytes(keepsOpaque: source.isOpaque) { raw in
         for y in 0..<h {

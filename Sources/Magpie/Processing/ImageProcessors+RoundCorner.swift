@@ -61,12 +61,15 @@ extension ImageProcessors {
       let r = min(radius, Double(min(source.width, source.height)) / 2)
       let extent = Int(r.rounded(.up))
       guard extent > 0, !corners.isEmpty else { return source }
-      let source = source.premultiplied()
       let coverage = Self.coverage(radius: r, extent: extent)
       let fill = background?.premultiplied ?? .zero
-      var result = source
+      // Straight pixels stay straight: only the corners change, each blended
+      // on its own, so the rest keeps its stored values and nothing pays for
+      // premultiplying the whole image.
+      let straight = source.alphaRepresentation == .straight && !source.isOpaque
+      var result = straight ? source : source.premultiplied()
       let keepsOpaque = source.isOpaque && fill[3] == 255
-      let (w, h, stride) = (source.width, source.height, source.bytesPerRow)
+      let (w, h, stride) = (result.width, result.height, result.bytesPerRow)
       result.withUnsafeMutableBytes(keepsOpaque: keepsOpaque) { raw in
         let base = raw.baseAddress!
         for corner in [Corners.topLeft, .topRight, .bottomLeft, .bottomRight] where corners.contains(corner) {
@@ -80,7 +83,8 @@ extension ImageProcessors {
               let x = right ? w - 1 - i : i
               let offset = y * stride + x * 4
               let p = base.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
-              base.storeBytes(of: Self.blend(p, fill, coverage: c), toByteOffset: offset, as: SIMD4<UInt8>.self)
+              let out = straight ? Self.blendStraight(p, fill, coverage: c) : Self.blend(p, fill, coverage: c)
+              base.storeBytes(of: out, toByteOffset: offset, as: SIMD4<UInt8>.self)
             }
           }
         }
@@ -95,6 +99,22 @@ extension ImageProcessors {
       let t =
         SIMD4<UInt32>(truncatingIfNeeded: pixel) &* k &+ SIMD4<UInt32>(truncatingIfNeeded: fill) &* (255 - k) &+ 128
       return SIMD4<UInt8>(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
+    }
+
+    /// ``blend(_:_:coverage:)`` for a straight pixel, giving a straight
+    /// pixel: over a transparent fill only alpha shrinks.
+    @inline(__always)
+    static func blendStraight(_ pixel: SIMD4<UInt8>, _ fill: SIMD4<UInt8>, coverage c: UInt8) -> SIMD4<UInt8> {
+      if fill == .zero {
+        return SIMD4(pixel[0], pixel[1], pixel[2], PixelBuffer.multiplyDivide255(UInt32(pixel[3]), UInt32(c)))
+      }
+      let a = UInt32(pixel[3])
+      let premultiplied = SIMD4(
+        PixelBuffer.multiplyDivide255(UInt32(pixel[0]), a), PixelBuffer.multiplyDivide255(UInt32(pixel[1]), a),
+        PixelBuffer.multiplyDivide255(UInt32(pixel[2]), a), pixel[3])
+      var out = blend(premultiplied, fill, coverage: c)
+      withUnsafeMutableBytes(of: &out) { PixelBuffer.unpremultiply($0) }
+      return out
     }
 
     /// How much of each pixel of the top-left `extent` × `extent` square

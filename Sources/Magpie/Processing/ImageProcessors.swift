@@ -2,10 +2,12 @@
 /// `ImageProcessors.Blur`, ...), and ``ImageProcessors/Chain`` to run several
 /// in a row.
 ///
-/// Every built-in that weighs or blends pixels (resizing, blur, colour,
-/// corners, borders) premultiplies straight input once and returns
-/// premultiplied pixels, so edges next to transparency never darken;
-/// geometry (crop, rotate, flip) keeps the input's alpha representation.
+/// Every built-in that weighs or blends neighbouring pixels (resizing,
+/// blur, borders) premultiplies straight input once and returns
+/// premultiplied pixels, so edges next to transparency never darken. Those
+/// that map each pixel on its own (colour, grayscale, tint, overlay, round
+/// corners) and geometry (crop, rotate, flip) keep the input's alpha
+/// representation, so straight pixels keep their exact colour.
 /// Each applies to every frame of an animation
 /// (keeping frame durations and the loop count) unless
 /// ``ImageProcessingOptions/firstFrameOnly`` is set; and, when given

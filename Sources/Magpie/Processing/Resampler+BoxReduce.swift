@@ -1,3 +1,5 @@
+import CMagpieCodecs
+
 extension Resampler {
   /// The mean of each `factorX` × `factorY` block of pixels, rounded.
   /// Partial blocks at the right and bottom edges average the pixels they
@@ -5,14 +7,15 @@ extension Resampler {
   public static func boxReduce(_ source: PixelBuffer, factorX: Int, factorY: Int) -> PixelBuffer {
     precondition(factorX >= 1 && factorY >= 1, "box factors must be at least 1")
     if factorX == 1 && factorY == 1 { return source }
-    let source = source.premultiplied()
     let outW = (source.width + factorX - 1) / factorX
     let outH = (source.height + factorY - 1) / factorY
     return PixelBuffer(uninitializedWidth: outW, height: outH, alpha: .premultiplied) { out in
       source.withUnsafeBytes { raw in
-        let band = BoxBand(
+        var band = BoxBand(
           source: raw.baseAddress!, stride: source.bytesPerRow, width: source.width, height: source.height,
           factorX: factorX, factorY: factorY)
+        // Straight rows are premultiplied as each block row is read.
+        band.premultiplies = source.alphaRepresentation == .straight && !source.isOpaque
         RowParallelism.run(outH, costPerRow: outW &* factorX &* factorY) { rows in
           band.reduce(rows, into: out.baseAddress!)
         }
@@ -38,6 +41,9 @@ extension Resampler {
     var offsetX = 0
     /// Rows missing from the first block of rows, `0..<factorY`.
     var offsetY = 0
+    /// Whether the rows hold straight alpha, premultiplied into a scratch
+    /// band (one block row, in cache) before they are averaged.
+    var premultiplies = false
 
     /// Pixels across the reduced rows.
     var outputWidth: Int { (width + offsetX + factorX - 1) / factorX }
@@ -66,11 +72,21 @@ extension Resampler {
       _ rows: Range<Int>, into destination: UnsafeMutableRawPointer, means: UnsafePointer<UInt8>?
     ) {
       let outW = outputWidth
+      let scratch =
+        premultiplies ? UnsafeMutableRawPointer.allocate(byteCount: width &* 4 &* factorY, alignment: 16) : nil
+      defer { scratch?.deallocate() }
+      let stride = premultiplies ? width &* 4 : self.stride
       for oy in rows {
         let outRow = destination + oy &* outW &* 4
         let y0 = max(oy &* factorY &- offsetY, 0)
         let rowCount = min(oy &* factorY &- offsetY &+ factorY, height) &- y0
-        let firstRow = source + y0 &* stride
+        var firstRow = source + y0 &* self.stride
+        if let scratch {
+          mp_premultiply_copy(
+            firstRow.assumingMemoryBound(to: UInt8.self), self.stride, scratch.assumingMemoryBound(to: UInt8.self),
+            stride, width, rowCount)
+          firstRow = UnsafeRawPointer(scratch)
+        }
         var ox = 0
         if factorX == 2 && rowCount == 2 && offsetX == 0 {
           // The common thumbnail step: 2x2 blocks, two blocks a step.

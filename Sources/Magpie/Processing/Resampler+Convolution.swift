@@ -1,3 +1,5 @@
+import CMagpieCodecs
+
 extension Resampler {
   /// Resamples each row of 8-bit premultiplied pixels to
   /// `weights.outputCount` pixels, in gamma-encoded values, fixed point.
@@ -8,8 +10,11 @@ extension Resampler {
   /// `Int16` multiply-and-add-adjacent (SSE2's `pmaddwd`, which LLVM emits
   /// for this shape) then does two taps of all four channels: half the
   /// instructions of one tap at a time.
+  ///
+  /// Straight pixels are premultiplied a row at a time as the pass reads
+  /// them, in cache, instead of in a whole-image pass of their own.
   static func convolveRows(_ source: PixelBuffer, _ weights: ResamplingWeights) -> PixelBuffer {
-    let source = source.premultiplied()
+    let premultiplies = source.alphaRepresentation == .straight && !source.isOpaque
     let width = weights.outputCount
     let height = source.height
     let opaque = source.isOpaque
@@ -20,7 +25,7 @@ extension Resampler {
             let pass = RowPass(
               source: raw.baseAddress!, sourceWidth: source.width, stride: source.bytesPerRow,
               destination: out.baseAddress!, width: width, pairCount: weights.pairCount,
-              starts: starts.baseAddress!, weights: pairs.baseAddress!)
+              starts: starts.baseAddress!, weights: pairs.baseAddress!, premultiplies: premultiplies)
             RowParallelism.run(height, costPerRow: width * weights.taps + source.width) { rows in
               // Two copies of the loop: the opaque one skips the clamp to
               // alpha (alpha is 255 throughout).
@@ -67,13 +72,23 @@ extension Resampler {
     let pairCount: Int
     let starts: UnsafePointer<Int>
     let weights: UnsafeRawPointer
+    /// Whether source rows are straight and premultiplied on the way in.
+    var premultiplies = false
 
     @inline(__always)
     func run(_ rows: Range<Int>, opaque: Bool) {
       let line = UnsafeMutableRawPointer.allocate(byteCount: sourceWidth &* 16, alignment: 16)
       defer { line.deallocate() }
+      let scratch = premultiplies ? UnsafeMutableRawPointer.allocate(byteCount: sourceWidth &* 4, alignment: 16) : nil
+      defer { scratch?.deallocate() }
       for y in rows {
-        spreadPairs(source + y &* stride, into: line)
+        var row = source + y &* stride
+        if let scratch {
+          mp_premultiply_copy(
+            row.assumingMemoryBound(to: UInt8.self), 0, scratch.assumingMemoryBound(to: UInt8.self), 0, sourceWidth, 1)
+          row = UnsafeRawPointer(scratch)
+        }
+        spreadPairs(row, into: line)
         let outRow = destination + y &* width &* 4
         var x = 0
         while x < width {

@@ -42,7 +42,7 @@ public enum Resampler {
     precondition(size.width > 0 && size.height > 0, "resampling to an empty size")
     precondition(source.width > 0 && source.height > 0, "resampling an empty image")
     if source.size == size { return source }
-    let source = source.premultiplied()
+    // Straight sources are premultiplied by the first pass as it reads them.
     let (factorX, factorY) = boxFactors(from: source.size, to: size, reducingGap: reducingGap)
     if colorSpace == .linear {
       return resampleLinear(source, to: size, kernel: kernel, factorX: factorX, factorY: factorY)
