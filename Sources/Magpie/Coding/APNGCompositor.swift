@@ -44,15 +44,16 @@ struct APNGCompositor {
   private mutating func draw(_ frame: PixelBuffer, control: APNGFrameControl) {
     let rowBytes = control.width * PixelBuffer.bytesPerPixel
     let canvasRowBytes = canvasRowBytes
+    // "Over" with an opaque frame replaces its rectangle, as "source" does.
+    let replaces = control.blendOp == .source || frame.isOpaque
     frame.withUnsafeBytes { src in
       canvas.withUnsafeMutableBytes { dst in
         for row in 0..<control.height {
           let s = src.baseAddress! + row * frame.bytesPerRow
           let d = dst.baseAddress! + (control.y + row) * canvasRowBytes + control.x * PixelBuffer.bytesPerPixel
-          switch control.blendOp {
-          case .source:
+          if replaces {
             d.copyMemory(from: s, byteCount: rowBytes)
-          case .over:
+          } else {
             Self.blendOver(
               s.assumingMemoryBound(to: UInt8.self), onto: d.assumingMemoryBound(to: UInt8.self),
               pixels: control.width)
@@ -73,11 +74,15 @@ struct APNGCompositor {
   /// each rounded once from exact integers.
   private static func blendOver(_ s: UnsafePointer<UInt8>, onto d: UnsafeMutablePointer<UInt8>, pixels: Int) {
     for i in stride(from: 0, to: pixels * 4, by: 4) {
-      let sa = UInt32(s[i + 3])
+      // Whole pixels as words: opaque and empty ones, the common case, take
+      // one load and at most one store.
+      let word = UnsafeRawPointer(s).loadUnaligned(fromByteOffset: i, as: UInt32.self)
+      let sa = UInt32(littleEndian: word) >> 24
+      if sa == 0 { continue }
       let da = UInt32(d[i + 3])
-      if sa == 255 || (da == 0 && sa != 0) {
-        for c in 0..<4 { d[i + c] = s[i + c] }
-      } else if sa != 0 {
+      if sa == 255 || da == 0 {
+        UnsafeMutableRawPointer(d).storeBytes(of: word, toByteOffset: i, as: UInt32.self)
+      } else {
         // Weights in units of 1/65025 of full alpha.
         let fs = sa * 255
         let fd = da * (255 - sa)
@@ -122,9 +127,6 @@ struct APNGCompositor {
   }
 
   private func isCanvasOpaque() -> Bool {
-    canvas.withUnsafeBytes { p in
-      for i in stride(from: 3, to: p.count, by: 4) where p[i] != 255 { return false }
-      return true
-    }
+    canvas.withUnsafeBytes { PixelBuffer.allOpaque($0) }
   }
 }

@@ -82,7 +82,7 @@ public struct GIFCoder: ImageCoder {
     }
     // Count the frames from the records first, so that an animation over
     // the all-frames limit is refused before any canvas is made.
-    let layout = try GIFLayout(walking: data)
+    let layout = try GIFLayout(walking: data, frameLimit: options.firstFrameOnly ? 1 : .max)
     try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
     let frameCount = options.firstFrameOnly ? 1 : layout.frameCount
     try options.checkAnimationByteLimit(format: "gif", frameCount: frameCount, canvas: layout.canvas)

@@ -23,8 +23,10 @@ struct GIFLayout {
   /// that is thrown.
   var damage: MagpieError?
 
-  /// Walks every record of `data`.
-  init(walking data: Data) throws(MagpieError) {
+  /// Walks the records of `data`, stopping at the header of frame
+  /// `frameLimit` (the first is 1): a decode of the first frame only needs
+  /// the canvas, not a walk over every frame's data.
+  init(walking data: Data, frameLimit: Int = .max) throws(MagpieError) {
     var damage: MagpieError?
     let (canvas, delays, loopCount) = try GIFFileReader.withReader(data) {
       reader throws(MagpieError) -> (PixelSize?, [Int], Int?) in
@@ -35,6 +37,7 @@ struct GIFLayout {
         while let frame = try reader.nextFrame() {
           if canvas == nil { canvas = Self.canvasSize(reader: reader, firstFrame: frame) }
           delays.append(frame.delayCentiseconds * 10)
+          if delays.count >= frameLimit { break }
           try reader.skipImageData(frame: reader.frameCount)
           complete += 1
         }

@@ -41,7 +41,7 @@ enum WebPAnimationDecoder {
       do throws(MagpieError) {
         pixels = try WebPDecoder.decodeStill(
           UnsafeRawBufferPointer(start: bytes, count: frame.fragment.size), orientation: .up,
-          options: DecodeOptions(maxPixelCount: options.maxPixelCount))
+          options: DecodeOptions(maxPixelCount: options.maxPixelCount), threads: false)
       } catch {
         throw MagpieError(error.code, "webp animation frame \(index + 1): \(error.reason)")
       }

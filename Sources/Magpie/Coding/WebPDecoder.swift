@@ -15,8 +15,11 @@ enum WebPDecoder {
   /// libwebp's own `dwebp` writes, scaled or not: when scaling, libwebp
   /// averages premultiplied colour and divides it back, so a shrunk image
   /// shows no dark fringes and is already at its final size.
+  ///
+  /// `threads` lets libwebp filter big lossy images on a second thread;
+  /// animation frames, decoded one after another, do without.
   static func decodeStill(
-    _ bytes: UnsafeRawBufferPointer, orientation: ImageOrientation, options: DecodeOptions
+    _ bytes: UnsafeRawBufferPointer, orientation: ImageOrientation, options: DecodeOptions, threads: Bool = true
   ) throws(MagpieError) -> PixelBuffer {
     let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
     var config = WebPDecoderConfig()
@@ -39,7 +42,7 @@ enum WebPDecoder {
     let hasAlpha = config.input.has_alpha != 0
     // libwebp filters and converts lossy rows on a second thread: worth it
     // for images big enough to amortise starting it.
-    config.options.use_threads = stored.pixelCount >= 256 * 256 ? 1 : 0
+    config.options.use_threads = threads && stored.pixelCount >= 256 * 256 ? 1 : 0
     config.output.colorspace = MODE_RGBA
     config.output.is_external_memory = 1
     return try PixelBuffer(uninitializedWidth: output.width, height: output.height, alpha: .straight) {

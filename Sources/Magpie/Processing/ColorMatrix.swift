@@ -115,7 +115,8 @@ struct ColorMatrix {
         var x = 0
         while x &+ 4 <= count {
           let p = source.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
-          destination.storeBytes(of: Self.transform(p, c, shape, straight), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+          destination.storeBytes(
+            of: Self.transform(p, c, shape, straight), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
           x &+= 4
         }
         while x < count {
