@@ -108,10 +108,8 @@ enum BenchCommand {
   /// needs), then Lanczos-3 the rest of the way.
   static func thumbnail(_ data: Data) throws(MagpieError) -> Image {
     let options = ImageProcessingOptions(firstFrameOnly: true)
-    if let image = thumbnailer.process(item: .data(data), options: options) { return image }
-    // The processor says only that it failed; the decoder says why.
-    _ = try CoderRegistry.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))
-    throw MagpieError(.processingFailed, "\(thumbnailer.identifier) failed")
+    // A decode failure comes back with its own code and reason.
+    return try thumbnailer.process(item: .data(data), options: options)
   }
 
   private static let thumbnailer = ImageProcessors.Downsampling(size: thumbnailBox)

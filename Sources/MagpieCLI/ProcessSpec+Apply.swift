@@ -10,10 +10,11 @@ extension ProcessSpec {
   func apply(to image: Image, options: ImageProcessingOptions = ImageProcessingOptions()) throws(CLIError) -> Image {
     var result = image
     for processor in processor.processors {
-      guard let next = processor.process(item: .image(result), options: options) else {
-        throw .failure("process", "\(processor.identifier) could not process the \(result.pixelSize) image")
+      do throws(MagpieError) {
+        result = try processor.process(item: .image(result), options: options)
+      } catch {
+        throw .failure("process", "\(processor.identifier) could not process the \(result.pixelSize) image: \(error)")
       }
-      result = next
     }
     return result
   }

@@ -190,14 +190,17 @@ extension ImageManager {
     return image
   }
 
-  /// `processor`'s result for `item`; its `nil` as a typed error.
+  /// `processor`'s result for `item`. What it throws keeps its code (a
+  /// decode failure stays `corruptData`, `imageTooLarge`...) and gets
+  /// ``MagpieError/processor`` set, so callers can tell which processor met it.
   private static func apply(
     _ processor: any ImageProcessor, to item: ImageProcessItem, options: ImageProcessingOptions
   ) throws(MagpieError) -> Image {
-    guard let image = processor.process(item: item, options: options) else {
-      throw MagpieError(.processingFailed, "processor \(processor.identifier) could not process the image")
+    do throws(MagpieError) {
+      return try processor.process(item: item, options: options)
+    } catch {
+      throw error.raised(by: processor.identifier)
     }
-    return image
   }
 
   func decodeOptions(for request: ImageRequest, keepingOriginal: Bool) -> DecodeOptions {
@@ -276,7 +279,11 @@ extension ImageManager {
       if var partial = image {
         partial.isPartial = true
         for processor in request.processors {
-          guard let next = processor.process(item: .image(partial), options: ImageProcessingOptions(registry: registry))
+          // A preview a processor cannot handle stops there: the final
+          // decode reports the failure, not a partial pass.
+          guard
+            let next = try? processor.process(
+              item: .image(partial), options: ImageProcessingOptions(registry: registry))
           else { break }
           partial = next
         }

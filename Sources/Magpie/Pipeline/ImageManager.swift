@@ -269,12 +269,15 @@ public final class ImageManager: Sendable {
 
   /// Failures that will not go away by asking again: remembered so the URL
   /// is not requested again without ``ImageLoadingOptions/retryFailed``.
+  /// Decode failures count even when a processor met them (every chain gets
+  /// the same bytes); ``MagpieError/Code/processingFailed`` is the chain's.
   static func isPermanent(_ error: MagpieError) -> Bool {
     switch error.code {
     case .httpStatus:
       guard let status = error.statusCode else { return false }
       return (400..<500).contains(status) && status != 408 && status != 429
     case .invalidResponse, .corruptData, .unsupportedFormat, .imageTooLarge: return true
+    case .processingFailed: return false
     default: return false
     }
   }

@@ -2,11 +2,11 @@ extension ImageProcessItem {
   /// The decoded image: the item itself, or its bytes decoded through
   /// `options.registry` with `options.decodeOptions`, plus `targetSize`
   /// (so decoders that can shrink while decoding do) and the first-frame
-  /// choice. `nil` when the bytes do not decode.
+  /// choice. Throws the decoder's error, code and reason kept.
   func decoded(
     options: ImageProcessingOptions, targetSize: PixelSize? = nil,
     contentMode: DecodeOptions.ContentMode = .aspectFit
-  ) -> Image? {
+  ) throws(MagpieError) -> Image {
     switch self {
     case .image(let image):
       return image
@@ -17,18 +17,25 @@ extension ImageProcessItem {
         decodeOptions.contentMode = contentMode
       }
       decodeOptions.firstFrameOnly = decodeOptions.firstFrameOnly || options.firstFrameOnly
-      return try? options.registry.decode(data, options: decodeOptions)
+      return try options.registry.decode(data, options: decodeOptions)
     }
   }
 
   /// Decodes (as ``decoded(options:targetSize:contentMode:)``) and runs
   /// `transform` over every frame, or only the first as `options` say.
+  /// A frame `transform` fails (or frames of different sizes) throw
+  /// ``MagpieError/Code/processingFailed`` naming `processor`.
   func mapFrames(
-    options: ImageProcessingOptions, targetSize: PixelSize? = nil,
+    processor: @autoclosure () -> String, options: ImageProcessingOptions, targetSize: PixelSize? = nil,
     contentMode: DecodeOptions.ContentMode = .aspectFit,
     _ transform: (PixelBuffer) -> PixelBuffer?
-  ) -> Image? {
-    decoded(options: options, targetSize: targetSize, contentMode: contentMode)?
-      .mappingFrames(firstFrameOnly: options.firstFrameOnly, transform)
+  ) throws(MagpieError) -> Image {
+    let image = try decoded(options: options, targetSize: targetSize, contentMode: contentMode)
+    guard let mapped = image.mappingFrames(firstFrameOnly: options.firstFrameOnly, transform) else {
+      let identifier = processor()
+      throw MagpieError(
+        .processingFailed, "processor \(identifier) could not process the image", processor: identifier)
+    }
+    return mapped
   }
 }

@@ -8,8 +8,14 @@ public protocol ImageProcessor: Sendable {
   /// changes its output, e.g. `"round(16,all,#00000000)"`.
   var identifier: String { get }
 
-  /// The processed image, or `nil` when this processor cannot handle the
-  /// item (the pipeline then fails with
-  /// ``MagpieError/Code/processingFailed`` naming ``identifier``).
-  func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image?
+  /// The processed image.
+  ///
+  /// Throws what decoding throws when the item is data that does not
+  /// decode, with its own code (``MagpieError/Code/corruptData``,
+  /// ``MagpieError/Code/imageTooLarge``, ...), and
+  /// ``MagpieError/Code/processingFailed`` with a reason naming
+  /// ``identifier`` when the processor itself cannot handle the image. The
+  /// pipeline sets ``MagpieError/processor`` to ``identifier`` when the
+  /// error does not name a processor yet.
+  func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image
 }

@@ -10,8 +10,8 @@ extension ImageProcessors {
     public var identifier: String { "grayscale" }
 
     /// The gray image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      item.mapFrames(options: options) { Self.matrix.apply(to: $0) }
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      try item.mapFrames(processor: identifier, options: options) { Self.matrix.apply(to: $0) }
     }
 
     static let matrix: ColorMatrix = {

@@ -23,8 +23,8 @@ extension ImageProcessors {
     public var identifier: String { "blur(\(ProcessorIdentifier.number(radius)))" }
 
     /// The blurred image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      item.mapFrames(options: options) { GaussianBlur.blur($0, sigma: radius) }
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      try item.mapFrames(processor: identifier, options: options) { GaussianBlur.blur($0, sigma: radius) }
     }
   }
 }

@@ -19,8 +19,8 @@ extension ImageProcessors {
     public var identifier: String { "border(\(width),\(color))" }
 
     /// The framed image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      item.mapFrames(options: options) { framed($0) }
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      try item.mapFrames(processor: identifier, options: options) { framed($0) }
     }
 
     private func framed(_ source: PixelBuffer) -> PixelBuffer {

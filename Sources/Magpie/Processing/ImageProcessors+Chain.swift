@@ -20,15 +20,25 @@ extension ImageProcessors {
     /// The parts' identifiers joined with `|`.
     public var identifier: String { processors.map(\.identifier).joined(separator: "|") }
 
-    /// Runs the processors in turn; `nil` as soon as one fails.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      guard let first = processors.first else { return item.decoded(options: options) }
-      guard var image = first.process(item: item, options: options) else { return nil }
+    /// Runs the processors in turn; throws what the first to fail throws,
+    /// with ``MagpieError/processor`` naming that part (not the chain).
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      guard let first = processors.first else { return try item.decoded(options: options) }
+      var image = try Self.run(first, on: item, options: options)
       for processor in processors.dropFirst() {
-        guard let next = processor.process(item: .image(image), options: options) else { return nil }
-        image = next
+        image = try Self.run(processor, on: .image(image), options: options)
       }
       return image
+    }
+
+    private static func run(
+      _ processor: any ImageProcessor, on item: ImageProcessItem, options: ImageProcessingOptions
+    ) throws(MagpieError) -> Image {
+      do throws(MagpieError) {
+        return try processor.process(item: item, options: options)
+      } catch {
+        throw error.raised(by: processor.identifier)
+      }
     }
   }
 }

@@ -26,9 +26,9 @@ extension ImageProcessors {
     }
 
     /// The adjusted image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       let matrix = self.matrix
-      return item.mapFrames(options: options) { matrix.apply(to: $0) }
+      return try item.mapFrames(processor: identifier, options: options) { matrix.apply(to: $0) }
     }
 
     var matrix: ColorMatrix {

@@ -56,8 +56,8 @@ extension ImageProcessors {
     public var identifier: String { "crop(\(ProcessorIdentifier.size(size)),\(anchor.rawValue))" }
 
     /// The cropped image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      item.mapFrames(options: options) { pixels in
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      try item.mapFrames(processor: identifier, options: options) { pixels in
         let w = min(size.width, pixels.width)
         let h = min(size.height, pixels.height)
         // Centred rectangles round down: an odd pixel of slack goes right

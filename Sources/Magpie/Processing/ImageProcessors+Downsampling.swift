@@ -33,19 +33,16 @@ extension ImageProcessors {
     }
 
     /// The image fitted inside ``size``; unchanged when it already fits.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       if case .data(let data) = item, colorSpace == .sRGB {
         // JPEG bytes: box-reduce bands as they are decoded (same pixels,
-        // a fraction of the memory); nil for other formats.
-        do throws(MagpieError) {
-          if let image = try JPEGThumbnailDecoder.thumbnail(data, fitting: size, kernel: kernel, options: options) {
-            return image
-          }
-        } catch {
-          return nil
+        // a fraction of the memory); nil for other formats. A decode error
+        // keeps its code (corrupt, truncated, too large).
+        if let image = try JPEGThumbnailDecoder.thumbnail(data, fitting: size, kernel: kernel, options: options) {
+          return image
         }
       }
-      return item.mapFrames(options: options, targetSize: size) { pixels in
+      return try item.mapFrames(processor: identifier, options: options, targetSize: size) { pixels in
         let target = pixels.size.fitting(in: size)
         if target == pixels.size { return pixels }
         return Resampler.resample(pixels, to: target, kernel: kernel, colorSpace: colorSpace)

@@ -19,8 +19,8 @@ extension ImageProcessors {
     public var identifier: String { "flip(\(direction == .horizontal ? "h" : "v"))" }
 
     /// The mirrored image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      item.mapFrames(options: options) { $0.flipped(horizontally: direction == .horizontal) }
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      try item.mapFrames(processor: identifier, options: options) { $0.flipped(horizontally: direction == .horizontal) }
     }
   }
 }

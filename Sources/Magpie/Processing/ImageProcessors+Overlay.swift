@@ -21,9 +21,9 @@ extension ImageProcessors {
     public var identifier: String { "overlay(\(color),\(ProcessorIdentifier.number(fraction)))" }
 
     /// The image with the overlay.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       let matrix = self.matrix
-      return item.mapFrames(options: options) { matrix.apply(to: $0) }
+      return try item.mapFrames(processor: identifier, options: options) { matrix.apply(to: $0) }
     }
 
     var matrix: ColorMatrix {

@@ -41,11 +41,12 @@ extension ImageProcessors {
     }
 
     /// The resized image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       // Fit needs the image to cover the fitted size; fill and stretch need
       // it to cover the target on both axes.
       let decodeMode: DecodeOptions.ContentMode = mode == .fit ? .aspectFit : .aspectFill
-      return item.mapFrames(options: options, targetSize: size, contentMode: decodeMode) { pixels in
+      return try item.mapFrames(processor: identifier, options: options, targetSize: size, contentMode: decodeMode) {
+        pixels in
         resized(pixels)
       }
     }

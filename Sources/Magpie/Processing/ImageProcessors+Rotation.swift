@@ -21,8 +21,8 @@ extension ImageProcessors {
     public var identifier: String { "rotate(\(angle.rawValue))" }
 
     /// The turned image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      item.mapFrames(options: options) { $0.rotated(quarterTurns: angle.rawValue / 90) }
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      try item.mapFrames(processor: identifier, options: options) { $0.rotated(quarterTurns: angle.rawValue / 90) }
     }
   }
 }

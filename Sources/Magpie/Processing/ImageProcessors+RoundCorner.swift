@@ -53,8 +53,8 @@ extension ImageProcessors {
     }
 
     /// The image with its corners rounded.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
-      item.mapFrames(options: options) { rounded($0) }
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+      try item.mapFrames(processor: identifier, options: options) { rounded($0) }
     }
 
     private func rounded(_ source: PixelBuffer) -> PixelBuffer {

@@ -13,9 +13,9 @@ extension ImageProcessors {
     public var identifier: String { "tint(\(color))" }
 
     /// The tinted image.
-    public func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
+    public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       let matrix = self.matrix
-      return item.mapFrames(options: options) { matrix.apply(to: $0) }
+      return try item.mapFrames(processor: identifier, options: options) { matrix.apply(to: $0) }
     }
 
     var matrix: ColorMatrix {

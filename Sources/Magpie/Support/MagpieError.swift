@@ -61,24 +61,46 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
   public var statusCode: Int?
   /// How long the server asked to wait before retrying (`Retry-After`).
   public var retryAfter: Duration?
+  /// The ``ImageProcessor/identifier`` of the processor that threw this
+  /// error, when one did: a processor's own failure
+  /// (``Code/processingFailed``) or a decode failure (``Code/corruptData``,
+  /// ``Code/imageTooLarge``...) met while it decoded the bytes it was
+  /// given, which keeps its code. Set by the processor itself, or else by
+  /// the chain or pipeline that ran it; `nil` for failures outside any
+  /// processor.
+  public var processor: String?
 
   /// Creates an error of the given kind with a human-readable reason.
   public init(
     _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil, statusCode: Int? = nil,
-    retryAfter: Duration? = nil
+    retryAfter: Duration? = nil, processor: String? = nil
   ) {
     self.code = code
     self.reason = reason
     self.underlying = underlying
     self.statusCode = statusCode
     self.retryAfter = retryAfter
+    self.processor = processor
   }
 
-  /// `"<code>: <reason>"`, plus the underlying error when there is one.
+  /// This error with ``processor`` set to `identifier` unless a processor
+  /// (an inner one of a chain) already claimed it.
+  func raised(by identifier: String) -> MagpieError {
+    var error = self
+    if error.processor == nil, !identifier.isEmpty { error.processor = identifier }
+    return error
+  }
+
+  /// `"<code>: <reason>"`, plus the processor when the reason does not
+  /// already name it and the underlying error when there is one.
   public var description: String {
-    if let underlying {
-      return "\(code): \(reason) (\(underlying))"
+    var text = "\(code): \(reason)"
+    if let processor, !reason.contains(processor) {
+      text += " (in processor \(processor))"
     }
-    return "\(code): \(reason)"
+    if let underlying {
+      text += " (\(underlying))"
+    }
+    return text
   }
 }

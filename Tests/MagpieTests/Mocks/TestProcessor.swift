@@ -9,12 +9,11 @@ struct InvertProcessor: ImageProcessor {
   var tag: String = ""
   var identifier: String { "test.invert(\(tag))" }
 
-  func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? {
+  func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
     var image: Image
     switch item {
     case .data(let data):
-      guard let decoded = try? options.registry.decode(data, options: options.decodeOptions) else { return nil }
-      image = decoded
+      image = try options.registry.decode(data, options: options.decodeOptions)
     case .image(let given):
       image = given
     }
@@ -38,7 +37,9 @@ struct InvertProcessor: ImageProcessor {
 /// A processor that always fails.
 struct FailingProcessor: ImageProcessor {
   var identifier: String { "test.fail" }
-  func process(item: ImageProcessItem, options: ImageProcessingOptions) -> Image? { nil }
+  func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+    throw MagpieError(.processingFailed, "processor \(identifier) always fails")
+  }
 }
 
 /// Wraps the built-in coders and counts decodes, to prove work is shared.

@@ -15,7 +15,7 @@ import Testing
   }
 
   private func run(_ processor: some ImageProcessor, _ pixels: PixelBuffer) throws -> PixelBuffer {
-    try #require(processor.process(item: .image(Image(pixels: pixels)), options: options)).pixels
+    try processor.process(item: .image(Image(pixels: pixels)), options: options).pixels
   }
 
   @Test(arguments: [(3, 2), (70, 45), (33, 64)])
@@ -121,17 +121,19 @@ import Testing
     let source = bands(1600, 1200)
     let jpeg = try CoderRegistry.shared.encode(Image(pixels: source), as: .jpeg, options: EncodeOptions(quality: 90))
     let processor = ImageProcessors.Downsampling(size: PixelSize(width: 100, height: 100))
-    let image = try #require(processor.process(item: .data(jpeg), options: options))
+    let image = try processor.process(item: .data(jpeg), options: options)
     #expect(image.pixelSize == PixelSize(width: 100, height: 75))
     #expect(image.format == .jpeg)
     let green = image.pixels[50, 37]
     #expect(green[1] > 240 && green[0] < 15 && green[2] < 15)
     // PNG bytes decode in full and are resampled.
     let png = StoredPNG.encode(width: 8, height: 4, rgba: [UInt8](repeating: 200, count: 8 * 4 * 4))
-    let fromPNG = try #require(processor.process(item: .data(png), options: options))
+    let fromPNG = try processor.process(item: .data(png), options: options)
     #expect(fromPNG.pixelSize == PixelSize(width: 8, height: 4))
     // Bytes that are no image: nil, not a crash.
-    #expect(processor.process(item: .data(Data("not an image".utf8)), options: options) == nil)
+    #expect(throws: MagpieError.self) {
+      try processor.process(item: .data(Data("not an image".utf8)), options: options)
+    }
   }
 
   @Test func linearLightIsOfferedAndNamed() throws {

@@ -47,8 +47,7 @@ import Testing
 
   @Test func grayscaleKeepsStraightPixelsAndTheirAlpha() throws {
     let straight = Self.sweep()
-    let gray = try #require(
-      ImageProcessors.BlackWhite().process(item: .image(Image(pixels: straight)), options: .init()))
+    let gray = try ImageProcessors.BlackWhite().process(item: .image(Image(pixels: straight)), options: .init())
     #expect(gray.pixels.alphaRepresentation == .straight)
     let source = straight.straightRGBA()
     let out = gray.pixels.straightRGBA()
@@ -65,7 +64,7 @@ import Testing
   @Test func roundCornersOnlyTouchCornerAlphaOfStraightPixels() throws {
     let straight = Self.sweep(width: 64, height: 64)
     let processor = ImageProcessors.RoundCorner(radius: 16)
-    let rounded = try #require(processor.process(item: .image(Image(pixels: straight)), options: .init()))
+    let rounded = try processor.process(item: .image(Image(pixels: straight)), options: .init())
     #expect(rounded.pixels.alphaRepresentation == .straight)
     let source = straight.straightRGBA()
     let out = rounded.pixels.straightRGBA()
@@ -86,9 +85,9 @@ import Testing
   @Test func roundCornersOverABackgroundMatchThePremultipliedPath() throws {
     let straight = Self.sweep(width: 64, height: 64)
     let processor = ImageProcessors.RoundCorner(radius: 20, background: RGBAColor(red: 10, green: 200, blue: 30))
-    let fromStraight = try #require(processor.process(item: .image(Image(pixels: straight)), options: .init()))
-    let fromPremultiplied = try #require(
-      processor.process(item: .image(Image(pixels: straight.premultiplied())), options: .init()))
+    let fromStraight = try processor.process(item: .image(Image(pixels: straight)), options: .init())
+    let fromPremultiplied = try processor.process(
+      item: .image(Image(pixels: straight.premultiplied())), options: .init())
     // The same shown pixels, within the one rounding step the straight
     // result takes to hold its colour.
     let a = fromStraight.pixels.premultiplied().straightRGBA()
@@ -100,9 +99,9 @@ import Testing
   @Test func bordersAndBlurOnStraightInputGiveThePremultipliedResult() throws {
     let straight = Self.sweep(width: 80, height: 40)
     let border = ImageProcessors.Border(width: 3, color: RGBAColor(red: 200, green: 0, blue: 0, alpha: 128))
-    let framed = try #require(border.process(item: .image(Image(pixels: straight)), options: .init()))
-    let framedPremultiplied = try #require(
-      border.process(item: .image(Image(pixels: straight.premultiplied())), options: .init()))
+    let framed = try border.process(item: .image(Image(pixels: straight)), options: .init())
+    let framedPremultiplied = try border.process(
+      item: .image(Image(pixels: straight.premultiplied())), options: .init())
     #expect(framed.pixels == framedPremultiplied.pixels)
     #expect(GaussianBlur.blur(straight, sigma: 3) == GaussianBlur.blur(straight.premultiplied(), sigma: 3))
   }

@@ -57,8 +57,8 @@ import Testing
       for box in [
         PixelSize(width: 40, height: 40), PixelSize(width: 100, height: 70), PixelSize(width: 600, height: 600),
       ] {
-        let streamed = try #require(
-          ImageProcessors.Downsampling(size: box).process(item: .data(data), options: ImageProcessingOptions()))
+        let streamed = try ImageProcessors.Downsampling(size: box).process(
+          item: .data(data), options: ImageProcessingOptions())
         let expected = try reference(data, box: box)
         #expect(streamed.pixels == expected.pixels, "orientation \(orientation) \(box) progressive \(progressive)")
         #expect(streamed.orientation.rawValue == orientation)
@@ -71,8 +71,8 @@ import Testing
     for name in ["photo96.jpg", "photo96_progressive.jpg", "s411.jpg", "s422.jpg", "gray.jpg", "cmyk_adobe.jpg"] {
       let data = try TestPaths.fixture("jpeg/" + name)
       for box in [PixelSize(width: 10, height: 10), PixelSize(width: 30, height: 17)] {
-        let streamed = try #require(
-          ImageProcessors.Downsampling(size: box).process(item: .data(data), options: ImageProcessingOptions()))
+        let streamed = try ImageProcessors.Downsampling(size: box).process(
+          item: .data(data), options: ImageProcessingOptions())
         #expect(streamed.pixels == (try reference(data, box: box)).pixels, "\(name) \(box)")
       }
     }
@@ -88,9 +88,8 @@ import Testing
     let registry = CoderRegistry()
     registry.register(Marking())
     let data = try jpeg(width: 64, height: 64, orientation: 1, progressive: false)
-    let image = try #require(
-      ImageProcessors.Downsampling(size: PixelSize(width: 4, height: 4))
-        .process(item: .data(data), options: ImageProcessingOptions(registry: registry)))
+    let image = try ImageProcessors.Downsampling(size: PixelSize(width: 4, height: 4))
+      .process(item: .data(data), options: ImageProcessingOptions(registry: registry))
     #expect(image.pixels[0, 0] == SIMD4(1, 2, 3, 255))
   }
 
@@ -98,15 +97,21 @@ import Testing
     let data = try jpeg(width: 300, height: 200, orientation: 1, progressive: false)
     let box = PixelSize(width: 20, height: 20)
     let cut = data.prefix(data.count / 2)
-    let partial = try #require(
-      ImageProcessors.Downsampling(size: box).process(item: .data(cut), options: ImageProcessingOptions()))
+    let partial = try ImageProcessors.Downsampling(size: box).process(
+      item: .data(cut), options: ImageProcessingOptions())
     #expect(partial.isPartial)
     var strict = ImageProcessingOptions()
     strict.decodeOptions.allowsPartialImage = false
-    #expect(ImageProcessors.Downsampling(size: box).process(item: .data(cut), options: strict) == nil)
-    #expect(ImageProcessors.Downsampling(size: box).process(item: .data(data.prefix(40)), options: strict) == nil)
+    #expect(throws: MagpieError.self) {
+      try ImageProcessors.Downsampling(size: box).process(item: .data(cut), options: strict)
+    }
+    #expect(throws: MagpieError.self) {
+      try ImageProcessors.Downsampling(size: box).process(item: .data(data.prefix(40)), options: strict)
+    }
     var tiny = ImageProcessingOptions()
     tiny.decodeOptions.maxPixelCount = 10
-    #expect(ImageProcessors.Downsampling(size: box).process(item: .data(data), options: tiny) == nil)
+    #expect(throws: MagpieError.self) {
+      try ImageProcessors.Downsampling(size: box).process(item: .data(data), options: tiny)
+    }
   }
 }
