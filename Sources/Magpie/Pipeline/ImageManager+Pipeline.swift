@@ -168,7 +168,7 @@ extension ImageManager {
     if let first = processors.first {
       // The first processor gets the bytes, so it can decode at its own size.
       image = try await decodeLimiter.run { () throws(MagpieError) in
-        try Self.apply(first, to: .data(data), options: processingOptions)
+        try first.processNamingFailures(item: .data(data), options: processingOptions)
       }
     } else {
       image = try await decodeLimiter.run { () throws(MagpieError) in try registry.decode(data, options: decodeOptions)
@@ -181,26 +181,15 @@ extension ImageManager {
       let input = image
       image = try await processLimiter.run { () throws(MagpieError) in
         var current = input
-        for processor in rest { current = try Self.apply(processor, to: .image(current), options: processingOptions) }
+        for processor in rest {
+          current = try processor.processNamingFailures(item: .image(current), options: processingOptions)
+        }
         return current
       }
       metrics.process += clock.now - processStart
     }
     image.scale = decodeOptions.scale
     return image
-  }
-
-  /// `processor`'s result for `item`. What it throws keeps its code (a
-  /// decode failure stays `corruptData`, `imageTooLarge`...) and gets
-  /// ``MagpieError/processor`` set, so callers can tell which processor met it.
-  private static func apply(
-    _ processor: any ImageProcessor, to item: ImageProcessItem, options: ImageProcessingOptions
-  ) throws(MagpieError) -> Image {
-    do throws(MagpieError) {
-      return try processor.process(item: item, options: options)
-    } catch {
-      throw error.raised(by: processor.identifier)
-    }
   }
 
   func decodeOptions(for request: ImageRequest, keepingOriginal: Bool) -> DecodeOptions {

@@ -19,3 +19,17 @@ public protocol ImageProcessor: Sendable {
   /// error does not name a processor yet.
   func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image
 }
+
+extension ImageProcessor {
+  /// ``process(item:options:)``, with ``MagpieError/processor`` set to this
+  /// processor's ``identifier`` on what it throws unless an inner processor
+  /// (a chain's part) already claimed it: how chains and the pipeline run
+  /// processors.
+  func processNamingFailures(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+    do throws(MagpieError) {
+      return try process(item: item, options: options)
+    } catch {
+      throw error.raised(by: identifier)
+    }
+  }
+}

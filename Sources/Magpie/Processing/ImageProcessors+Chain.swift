@@ -24,21 +24,11 @@ extension ImageProcessors {
     /// with ``MagpieError/processor`` naming that part (not the chain).
     public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       guard let first = processors.first else { return try item.decoded(options: options) }
-      var image = try Self.run(first, on: item, options: options)
+      var image = try first.processNamingFailures(item: item, options: options)
       for processor in processors.dropFirst() {
-        image = try Self.run(processor, on: .image(image), options: options)
+        image = try processor.processNamingFailures(item: .image(image), options: options)
       }
       return image
-    }
-
-    private static func run(
-      _ processor: any ImageProcessor, on item: ImageProcessItem, options: ImageProcessingOptions
-    ) throws(MagpieError) -> Image {
-      do throws(MagpieError) {
-        return try processor.process(item: item, options: options)
-      } catch {
-        throw error.raised(by: processor.identifier)
-      }
     }
   }
 }
