@@ -1,7 +1,8 @@
 import Foundation
 
 /// A decoded image: one or more upright frames of RGBA pixels (straight alpha
-/// as decoded, premultiplied once processed; see ``PixelBuffer``),
+/// as decoded; premultiplied once resized, blurred or composited; see
+/// ``PixelBuffer/alphaRepresentation``),
 /// plus what a view and a cache need to know about where it came from.
 public struct Image: Sendable {
   /// The frames in play order; a still image has exactly one.

@@ -69,10 +69,16 @@ extension PixelBuffer {
   /// Whether every alpha byte of packed RGBA is 255: AND the pixels as words.
   static func allOpaque(_ rgba: UnsafeRawBufferPointer) -> Bool {
     var all = UInt32.max
-    var offset = 0
-    while offset + 3 < rgba.count {
-      all &= rgba.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-      offset += 4
+    let whole = rgba.count / 4 * 4
+    if let base = rgba.baseAddress, Int(bitPattern: base) % MemoryLayout<UInt32>.alignment == 0 {
+      // Aligned words: a plain loop over them vectorizes.
+      UnsafeRawBufferPointer(start: base, count: whole).withMemoryRebound(to: UInt32.self) { words in
+        for word in words { all &= word }
+      }
+    } else {
+      for offset in Swift.stride(from: 0, to: whole, by: 4) {
+        all &= rgba.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+      }
     }
     return UInt32(littleEndian: all) >> 24 == 0xFF
   }
