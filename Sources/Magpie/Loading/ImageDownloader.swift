@@ -118,7 +118,7 @@ public final class ImageDownloader: Sendable {
   }
 
   private struct State {
-    var queue: DownloadQueue
+    var queue: WorkQueue
     var downloads: [Int: Download] = [:]
     var byKey: [String: Int] = [:]
     var nextID = 0
@@ -132,9 +132,9 @@ public final class ImageDownloader: Sendable {
   /// A downloader with `configuration`.
   public init(configuration: Configuration) {
     self.configuration = configuration
-    let order: DownloadQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
+    let order: WorkQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
     self.state = Mutex(
-      State(queue: DownloadQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)))
+      State(queue: WorkQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)))
   }
 
   /// The key identical requests share: method, URL and header fields.

@@ -3,13 +3,21 @@ import Synchronization
 
 /// Runs blocking CPU work (decoding, processing) on its own dispatch queue,
 /// at most `limit` items at once, so it never occupies Swift's cooperative
-/// threads and never runs more than the stage allows. Waiting callers are
-/// suspended, not blocked; a caller cancelled while waiting gives up its
-/// turn.
+/// threads and never runs more than the stage allows. Waiting work starts
+/// highest priority first, oldest first among equals (a ``WorkQueue``), and
+/// a waiting item's priority can change through its ``Ticket``. Waiting
+/// callers are suspended, not blocked; a caller cancelled while waiting
+/// gives up its turn.
 final class WorkLimiter: Sendable {
+  /// A place in the queue, handed out before the work waits, to change its
+  /// priority while it waits.
+  struct Ticket: Sendable, Hashable {
+    fileprivate let id: Int
+  }
+
   private struct State {
-    var available: Int
-    var waiters: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+    var queue: WorkQueue
+    var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var nextID = 0
   }
 
@@ -18,16 +26,25 @@ final class WorkLimiter: Sendable {
 
   /// A limiter running at most `limit` items at once on a queue named `label`.
   init(label: String, limit: Int) {
-    state = Mutex(State(available: max(1, limit)))
+    state = Mutex(State(queue: WorkQueue(maximumRunning: max(1, limit), order: .fifo)))
     queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
   }
 
-  /// Waits for a slot, runs `work` on the limiter's queue, and returns its
-  /// result. Throws ``MagpieError/Code/cancelled`` if the task is cancelled
-  /// before the work starts.
-  func run<T: Sendable>(_ work: @escaping @Sendable () throws(MagpieError) -> T) async throws(MagpieError) -> T {
-    try await acquire()
-    defer { release() }
+  /// Waits for a slot (ahead of waiting work of lower `priority`), runs
+  /// `work` on the limiter's queue, and returns its result. `queued` gets
+  /// the work's ticket once it is in line (or has started). Throws
+  /// ``MagpieError/Code/cancelled`` if the task is cancelled before the work
+  /// starts.
+  func run<T: Sendable>(
+    priority: DownloadPriority = .normal, queued: ((Ticket) -> Void)? = nil,
+    _ work: @escaping @Sendable () throws(MagpieError) -> T
+  ) async throws(MagpieError) -> T {
+    let ticket = Ticket(id: state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
+    })
+    try await acquire(ticket, priority: priority, queued: queued)
+    defer { release(ticket) }
     let result: Result<T, MagpieError> = await withCheckedContinuation { continuation in
       queue.async {
         do throws(MagpieError) {
@@ -40,45 +57,48 @@ final class WorkLimiter: Sendable {
     return try result.get()
   }
 
-  private func acquire() async throws(MagpieError) {
-    let id = state.withLock { state -> Int in
-      defer { state.nextID += 1 }
-      return state.nextID
-    }
+  /// Moves waiting work to `priority`; work already running is unaffected.
+  func setPriority(_ priority: DownloadPriority, for ticket: Ticket) {
+    state.withLock { $0.queue.setPriority(ticket.id, priority) }
+  }
+
+  private func acquire(
+    _ ticket: Ticket, priority: DownloadPriority, queued: ((Ticket) -> Void)?
+  ) async throws(MagpieError) {
+    let id = ticket.id
     let granted = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-        let now = state.withLock { state -> Bool in
-          if state.available > 0 {
-            state.available -= 1
-            return true
-          }
-          state.waiters.append((id, continuation))
-          return false
+        let now = state.withLock { state -> Bool? in
+          // Checked under the lock the cancellation handler also takes: it
+          // either ran before (and this sees it) or finds the waiter.
+          if Task.isCancelled { return false }
+          if state.queue.enqueue(id, priority: priority).contains(id) { return true }
+          state.waiters[id] = continuation
+          return nil
         }
-        if now { continuation.resume(returning: true) }
+        if now != false { queued?(ticket) }
+        if let now { continuation.resume(returning: now) }
       }
     } onCancel: {
       let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.waiters.remove(at: index).continuation
+        guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
+        // Removing work that waits frees no slot: nothing else starts.
+        _ = state.queue.remove(id)
+        return waiter
       }
       waiter?.resume(returning: false)
     }
     guard granted else { throw MagpieError(.cancelled, "cancelled while waiting to run") }
     if Task.isCancelled {
-      release()
+      release(ticket)
       throw MagpieError(.cancelled, "cancelled while waiting to run")
     }
   }
 
-  private func release() {
-    let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-      if state.waiters.isEmpty {
-        state.available += 1
-        return nil
-      }
-      return state.waiters.removeFirst().continuation
+  private func release(_ ticket: Ticket) {
+    let next = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+      state.queue.remove(ticket.id).compactMap { state.waiters.removeValue(forKey: $0) }
     }
-    next?.resume(returning: true)
+    for waiter in next { waiter.resume(returning: true) }
   }
 }

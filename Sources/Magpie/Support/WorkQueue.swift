@@ -1,10 +1,12 @@
-/// Which waiting downloads start, and when: at most `maximumRunning` at once,
-/// highest priority first, then first-in-first-out or last-in-first-out.
+/// Which waiting work starts, and when: at most `maximumRunning` items at
+/// once, highest priority first, then first-in-first-out or
+/// last-in-first-out. Every stage of the pipeline queues this way:
+/// downloads (``ImageDownloader``), decodes and processing (``WorkLimiter``).
 ///
-/// A plain value that takes an event and returns the downloads to start, so
-/// the scheduling rules are tested synchronously; ``ImageDownloader`` keeps
-/// one behind its lock.
-struct DownloadQueue {
+/// A plain value that takes an event and returns the items to start, so the
+/// scheduling rules are tested synchronously; its owners keep one behind
+/// their lock.
+struct WorkQueue {
   /// The order among waiting downloads of equal priority.
   enum Order: Sendable {
     /// Oldest first.

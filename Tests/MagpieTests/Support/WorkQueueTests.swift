@@ -2,9 +2,9 @@ import Testing
 
 @testable import Magpie
 
-@Suite struct DownloadQueueTests {
+@Suite struct WorkQueueTests {
   @Test func startsAtMostTheLimitThenByPriority() {
-    var queue = DownloadQueue(maximumRunning: 2, order: .fifo)
+    var queue = WorkQueue(maximumRunning: 2, order: .fifo)
     #expect(queue.enqueue(1, priority: .normal) == [1])
     #expect(queue.enqueue(2, priority: .normal) == [2])
     #expect(queue.enqueue(3, priority: .low).isEmpty)
@@ -17,7 +17,7 @@ import Testing
   }
 
   @Test func lifoStartsTheNewestFirst() {
-    var queue = DownloadQueue(maximumRunning: 1, order: .lifo)
+    var queue = WorkQueue(maximumRunning: 1, order: .lifo)
     _ = queue.enqueue(1, priority: .normal)
     for id in 2...5 { _ = queue.enqueue(id, priority: .normal) }
     #expect(queue.waitingInStartOrder == [5, 4, 3, 2])
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func changingPriorityReordersWaitingOnly() {
-    var queue = DownloadQueue(maximumRunning: 1, order: .fifo)
+    var queue = WorkQueue(maximumRunning: 1, order: .fifo)
     _ = queue.enqueue(1, priority: .normal)
     for id in 2...4 { _ = queue.enqueue(id, priority: .normal) }
     queue.setPriority(4, .high)
@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func cancellingAWaitingDownloadFreesNothingButItsPlace() {
-    var queue = DownloadQueue(maximumRunning: 1, order: .fifo)
+    var queue = WorkQueue(maximumRunning: 1, order: .fifo)
     _ = queue.enqueue(1, priority: .normal)
     _ = queue.enqueue(2, priority: .normal)
     #expect(queue.remove(2).isEmpty)
