@@ -39,10 +39,11 @@ final class WorkLimiter: Sendable {
     priority: DownloadPriority = .normal, queued: ((Ticket) -> Void)? = nil,
     _ work: @escaping @Sendable () throws(MagpieError) -> T
   ) async throws(MagpieError) -> T {
-    let ticket = Ticket(id: state.withLock { state in
-      defer { state.nextID += 1 }
-      return state.nextID
-    })
+    let ticket = Ticket(
+      id: state.withLock { state in
+        defer { state.nextID += 1 }
+        return state.nextID
+      })
     try await acquire(ticket, priority: priority, queued: queued)
     defer { release(ticket) }
     let result: Result<T, MagpieError> = await withCheckedContinuation { continuation in
