@@ -47,8 +47,8 @@ extension ImageCache {
         }
       }
       var hit = TierHit(data: data, image: image, cacheType: tier.cacheType, fillsMemory: tier.fillsFasterTiers)
+      guard fills, tier.fillsFasterTiers, index > 0 else { return hit }
       let faster = Array(tiers[..<index])
-      guard fills, tier.fillsFasterTiers, !faster.isEmpty else { return hit }
       // Only a fill needs the metadata: a hit in the first tier reads none.
       var metadata: Data?
       do throws(MagpieError) {
