@@ -79,11 +79,7 @@ enum FetchCommand {
   }
 
   static func source(_ type: CacheType) -> String {
-    switch type {
-    case .memory: "memory"
-    case .disk: "disk"
-    case .none: "network"
-    }
+    type == .none ? "network" : type.rawValue
   }
 
   /// The `--json` line.

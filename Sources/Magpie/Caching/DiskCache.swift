@@ -38,12 +38,15 @@ public final class DiskCache: Sendable {
     public var fileExtension: String?
     /// Wall-clock time, used for access dates; inject a manual clock in tests.
     public var now: @Sendable () -> Date
+    /// The cache's name as an ``ImageCache`` tier: its ``CacheType``.
+    public var name: String
 
     /// A configuration for `directory`, with 7-day expiry and no size limit.
     public init(
       directory: URL, expiration: CacheExpiration = .days(7), sizeLimit: Int? = nil, fileExtension: String? = nil,
-      now: @escaping @Sendable () -> Date = { Date() }
+      now: @escaping @Sendable () -> Date = { Date() }, name: String = "disk"
     ) {
+      self.name = name
       self.directory = directory
       self.expiration = expiration
       self.sizeLimit = sizeLimit

@@ -1,18 +1,23 @@
 import Foundation
 
-/// The memory cache and the disk cache behind one store/retrieve API
-/// (SDImageCache, Kingfisher's ImageCache).
+/// The memory cache of decoded images in front of a chain of storage tiers
+/// of encoded bytes (SDImageCache, Kingfisher's ImageCache, Nuke's
+/// DataCaching), behind one store/retrieve API.
 ///
-/// Memory holds decoded images, charged by their decoded bytes; disk holds
-/// bytes made by the ``CacheSerializer``. Disk I/O never runs on the
+/// Memory holds decoded images, charged by their decoded bytes; each
+/// ``CacheTier`` (the ``DiskCache``, or any ``ImageDataStoring``) holds
+/// bytes made by the ``CacheSerializer``. Lookups read memory, then the
+/// tiers in order; a hit in a tier fills memory and the faster tiers (per
+/// the tier's ``CacheTier/fillsFasterTiers``). Disk I/O never runs on the
 /// caller's thread: writes (which `fsync`) go to the disk cache's own I/O
-/// queue, reads run on Swift's global executor. A disk failure never loses
+/// queue, reads run on Swift's global executor. A failed write never loses
 /// the memory entry: ``store(_:original:forKey:in:metadata:)`` stores in
-/// memory first and then throws the disk error for the caller to report.
+/// memory first and then throws the tier's error for the caller to report.
+/// A failed read goes to ``readFailed`` and counts as a miss.
 public final class ImageCache: Sendable {
   /// Which caches an operation touches.
   public struct Targets: OptionSet, Sendable {
-    /// The bits: 1 memory, 2 disk.
+    /// The bits: 1 memory, 2 the storage tiers.
     public let rawValue: Int
 
     /// Creates targets from raw bits.
@@ -20,7 +25,7 @@ public final class ImageCache: Sendable {
 
     /// The memory cache.
     public static let memory = Targets(rawValue: 1)
-    /// The disk cache.
+    /// The storage tiers: the disk cache and any other.
     public static let disk = Targets(rawValue: 2)
     /// Both.
     public static let all: Targets = [.memory, .disk]
@@ -32,16 +37,21 @@ public final class ImageCache: Sendable {
     public var image: Image?
     /// Where it came from; `.none` on a miss.
     public var cacheType: CacheType
-    /// Bytes read from disk for it (0 for memory hits and misses).
+    /// Bytes read from a tier for it (0 for memory hits and misses).
     public var bytesRead: Int = 0
   }
 
   /// Decoded images by ``ImageCacheKey/stringValue``.
   public let memoryCache: MemoryCache<String, Image>
-  /// Serialized images and original bytes; `nil` for a memory-only cache.
+  /// The storage tiers behind memory, fastest first.
+  public let tiers: [CacheTier]
+  /// The first tier that is a ``DiskCache``; `nil` when there is none.
   public let diskCache: DiskCache?
-  /// How images become disk bytes and back.
+  /// How images become tier bytes and back.
   public let serializer: any CacheSerializer
+  /// Receives each failed tier read (the key and the tier's name) instead
+  /// of it passing as a silent miss; the lookup still counts it a miss.
+  public let readFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)?
   private let pressureToken: UInt64?
 
   /// The default memory budget: a quarter of the memory this process may use
@@ -50,17 +60,20 @@ public final class ImageCache: Sendable {
     min(SystemMemory.available / 4, 512 << 20)
   }
 
-  /// A cache over the given stores. With `trimsOnMemoryPressure`, the shared
-  /// ``MemoryPressureMonitor`` halves the memory cache under moderate
-  /// pressure and empties it under critical pressure.
+  /// A cache of `memoryCache` in front of `tiers`, read in order. With
+  /// `trimsOnMemoryPressure`, the shared ``MemoryPressureMonitor`` halves
+  /// the memory cache under moderate pressure and empties it under
+  /// critical pressure.
   public init(
     memoryCache: MemoryCache<String, Image> = MemoryCache(limits: .init(totalCost: ImageCache.defaultMemoryCostLimit)),
-    diskCache: DiskCache?, serializer: any CacheSerializer = DefaultCacheSerializer(),
-    trimsOnMemoryPressure: Bool = true
+    tiers: [CacheTier], serializer: any CacheSerializer = DefaultCacheSerializer(), trimsOnMemoryPressure: Bool = true,
+    readFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)? = nil
   ) {
     self.memoryCache = memoryCache
-    self.diskCache = diskCache
+    self.tiers = tiers
+    diskCache = tiers.lazy.compactMap { $0.storage as? DiskCache }.first
     self.serializer = serializer
+    self.readFailed = readFailed
     if trimsOnMemoryPressure {
       pressureToken = MemoryPressureMonitor.shared.subscribe { [weak memoryCache] level in
         guard let memoryCache else { return }
@@ -69,6 +82,18 @@ public final class ImageCache: Sendable {
     } else {
       pressureToken = nil
     }
+  }
+
+  /// A cache over the memory cache and `diskCache` (its only tier, with
+  /// the default policies), or memory alone when `diskCache` is `nil`.
+  public convenience init(
+    memoryCache: MemoryCache<String, Image> = MemoryCache(limits: .init(totalCost: ImageCache.defaultMemoryCostLimit)),
+    diskCache: DiskCache?, serializer: any CacheSerializer = DefaultCacheSerializer(),
+    trimsOnMemoryPressure: Bool = true, readFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)? = nil
+  ) {
+    self.init(
+      memoryCache: memoryCache, tiers: diskCache.map { [CacheTier($0)] } ?? [], serializer: serializer,
+      trimsOnMemoryPressure: trimsOnMemoryPressure, readFailed: readFailed)
   }
 
   /// A cache with the default memory budget and a disk cache in the default
@@ -83,14 +108,16 @@ public final class ImageCache: Sendable {
 
   // MARK: Storing
 
-  /// Stores `image` under `key` in `targets`: memory at once, then disk
-  /// through the serializer. `original` is the encoded data the image was
-  /// decoded from before any processing, when known. `metadata` is kept
-  /// with the disk entry (see ``DiskCache/store(_:forKey:metadata:)``).
+  /// Stores `image` under `key` in `targets`: memory at once, then every
+  /// tier through the serializer (each awaited, whatever its write mode).
+  /// `original` is the encoded data the image was decoded from before any
+  /// processing, when known. `metadata` is kept with each tier's entry (see
+  /// ``DiskCache/store(_:forKey:metadata:)``).
   ///
-  /// - Throws: the disk write's error (a full disk, a read-only folder, or an
-  ///   image the serializer cannot encode). The memory entry is stored
-  ///   regardless, so a load can succeed and still report the failure.
+  /// - Throws: the first failed tier write's error (a full disk, a
+  ///   read-only folder, or an image the serializer cannot encode), after
+  ///   trying every tier. The memory entry is stored regardless, so a load
+  ///   can succeed and still report the failure.
   public func store(
     _ image: Image, original: Data? = nil, forKey key: ImageCacheKey, in targets: Targets = .all,
     metadata: Data? = nil
@@ -98,40 +125,39 @@ public final class ImageCache: Sendable {
     if targets.contains(.memory) {
       memoryCache.setValue(image, forKey: key.stringValue, cost: image.byteCount)
     }
-    guard targets.contains(.disk), let diskCache else { return }
-    let serializer = self.serializer
-    let keyString = key.stringValue
-    try await diskCache.perform { disk throws(MagpieError) in
-      guard let data = serializer.data(with: image, original: original) else {
-        throw MagpieError(.encodingFailed, "the cache serializer could not encode the image for \(key)")
-      }
-      try disk.store(data, forKey: keyString, metadata: metadata)
-    }
+    guard targets.contains(.disk), !tiers.isEmpty else { return }
+    let data = try await encode(image, original: original, key: key)
+    try await storeData(data, forKey: key, metadata: metadata, in: tiers)
   }
 
-  /// The metadata stored with `key`'s disk entry, or `nil` when there is
-  /// none.
+  /// The metadata stored with `key`'s entry in the first readable tier
+  /// that has any, or `nil` when none has.
+  @concurrent
   public func metadata(forKey key: ImageCacheKey) async -> Data? {
-    guard let diskCache else { return nil }
-    let keyString = key.stringValue
-    return try? await diskCache.perform { disk in disk.metadata(forKey: keyString) }
+    for tier in tiers where tier.readPolicy == .always {
+      do throws(MagpieError) {
+        if let metadata = try await tier.storage.metadata(forKey: key.stringValue) { return metadata }
+      } catch {
+        readFailed?(error, key, tier.storage.name)
+      }
+    }
+    return nil
   }
 
-  /// Stores the original (unprocessed) bytes of `source` on disk, so later
-  /// requests with other processors skip the network.
+  /// Stores the original (unprocessed) bytes of `source` in every tier, so
+  /// later requests with other processors skip the network.
   public func storeOriginalData(_ data: Data, forSource source: String) async throws(MagpieError) {
-    guard let diskCache else { return }
-    let key = ImageCacheKey(source: source).stringValue
-    try await diskCache.perform { disk throws(MagpieError) in try disk.store(data, forKey: key) }
+    try await storeData(data, forKey: ImageCacheKey(source: source), metadata: nil, in: tiers)
   }
 
   // MARK: Retrieving
 
-  /// The image for `key` from memory, else from disk (which also puts it in
-  /// memory). A disk file the serializer cannot read is a miss and is
-  /// removed.
+  /// The image for `key` from memory, else from the tiers in order (which
+  /// also fills memory and, per each tier's policy, the faster tiers). A
+  /// stored entry the serializer cannot read is a miss and is removed; a
+  /// failed read goes to ``readFailed`` and is a miss.
   ///
-  /// The disk read and the decode run on Swift's global concurrent executor
+  /// Tier reads and the decode run on Swift's global concurrent executor
   /// (`@concurrent`: never on the caller's actor or thread), without a hop
   /// to the disk cache's I/O queue: a cached thumbnail reads in microseconds,
   /// and two thread hand-offs would cost more than the read.
@@ -142,32 +168,44 @@ public final class ImageCache: Sendable {
     if targets.contains(.memory), let image = memoryCache.value(forKey: key.stringValue) {
       return Result(image: image, cacheType: .memory)
     }
-    guard targets.contains(.disk), let diskCache else { return Result(image: nil, cacheType: .none) }
-    let keyString = key.stringValue
-    guard let data = try diskCache.data(forKey: keyString) else { return Result(image: nil, cacheType: .none) }
-    guard let image = serializer.image(with: data, options: options) else {
-      try? diskCache.remove(forKey: keyString)
-      return Result(image: nil, cacheType: .none)
+    guard targets.contains(.disk),
+      let hit = await readTiers(forKey: key, decoding: options, fills: true, writeFailed: nil),
+      let image = hit.image
+    else { return Result(image: nil, cacheType: .none) }
+    await hit.fill?()
+    if targets.contains(.memory) && hit.fillsMemory {
+      memoryCache.setValue(image, forKey: key.stringValue, cost: image.byteCount)
     }
-    if targets.contains(.memory) {
-      memoryCache.setValue(image, forKey: keyString, cost: image.byteCount)
-    }
-    return Result(image: image, cacheType: .disk, bytesRead: data.count)
+    return Result(image: image, cacheType: hit.cacheType, bytesRead: hit.data.count)
   }
 
-  /// The original bytes stored for `source`, if any; read like
-  /// ``retrieveImage(forKey:from:options:)``, off the caller's actor.
+  /// The original bytes stored for `source` in the first tier that has
+  /// them, if any; read like ``retrieveImage(forKey:from:options:)``.
   @concurrent
   public func originalData(forSource source: String) async throws(MagpieError) -> Data? {
-    guard let diskCache else { return nil }
-    return try diskCache.data(forKey: ImageCacheKey(source: source).stringValue)
+    let hit = await readTiers(forKey: ImageCacheKey(source: source), decoding: nil, fills: true, writeFailed: nil)
+    await hit?.fill?()
+    return hit?.data
   }
 
-  /// Where `key` is cached now, without loading it (memory first). Checks
-  /// the disk with one `stat` on the calling thread.
+  /// Where `key` is cached now, without loading it: memory, else the first
+  /// readable ``DiskCache`` tier that has it (one `stat` on the calling
+  /// thread). Other tiers are asynchronous: see ``containingTier(forKey:)``.
   public func cachedType(forKey key: ImageCacheKey) -> CacheType {
     if memoryCache.contains(key.stringValue) { return .memory }
-    if let diskCache, diskCache.contains(key.stringValue) { return .disk }
+    for tier in tiers where tier.readPolicy == .always {
+      if let disk = tier.storage as? DiskCache, disk.contains(key.stringValue) { return tier.cacheType }
+    }
+    return .none
+  }
+
+  /// Where `key` is cached now, asking every readable tier in order.
+  @concurrent
+  public func containingTier(forKey key: ImageCacheKey) async -> CacheType {
+    if memoryCache.contains(key.stringValue) { return .memory }
+    for tier in tiers where tier.readPolicy == .always {
+      if await tier.storage.containsData(forKey: key.stringValue) { return tier.cacheType }
+    }
     return .none
   }
 
@@ -176,9 +214,8 @@ public final class ImageCache: Sendable {
   /// Removes `key`'s entries from `targets`.
   public func removeImage(forKey key: ImageCacheKey, from targets: Targets = .all) async throws(MagpieError) {
     if targets.contains(.memory) { memoryCache.removeValue(forKey: key.stringValue) }
-    guard targets.contains(.disk), let diskCache else { return }
-    let keyString = key.stringValue
-    try await diskCache.perform { disk throws(MagpieError) in try disk.remove(forKey: keyString) }
+    guard targets.contains(.disk) else { return }
+    for tier in tiers { try await tier.storage.removeData(forKey: key.stringValue) }
   }
 
   /// Empties the memory cache.
@@ -186,10 +223,9 @@ public final class ImageCache: Sendable {
     memoryCache.removeAll()
   }
 
-  /// Empties the disk cache.
+  /// Empties every tier: the disk cache and any other.
   public func clearDisk() async throws(MagpieError) {
-    guard let diskCache else { return }
-    try await diskCache.perform { disk throws(MagpieError) in try disk.clear() }
+    for tier in tiers { try await tier.storage.removeAll() }
   }
 
   /// Removes expired memory entries and cleans the disk cache (expired

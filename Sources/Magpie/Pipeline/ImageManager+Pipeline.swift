@@ -37,26 +37,33 @@ extension ImageManager {
       }
       let readStart = clock.now
       let decodeOptions = self.decodeOptions(for: request, keepingOriginal: false)
-      let processed = try? await cache.retrieveImage(forKey: key, from: .disk, options: decodeOptions)
+      let refreshing = options.contains(.refreshCached)
+      let failed = configuration.cacheWriteFailed
+      let processed = await cache.readTiers(
+        forKey: key, decoding: decodeOptions, fills: !refreshing, writeFailed: failed)
       metrics.cacheRead += clock.now - readStart
-      if let image = processed?.image {
-        metrics.bytesFromCache += processed?.bytesRead ?? 0
-        if options.contains(.refreshCached) {
-          return try await revalidate(job, cached: image, cacheType: .disk, metrics: &metrics)
+      if let processed, let image = processed.image {
+        metrics.bytesFromCache += processed.data.count
+        if refreshing {
+          return try await revalidate(job, cached: image, cacheType: processed.cacheType, metrics: &metrics)
         }
-        keepInMemory(image, forKey: key)
-        return ImageResult(image: image, cacheType: .disk, request: request, data: nil, metrics: metrics)
+        if processed.fillsMemory { keepInMemory(image, forKey: key) }
+        if let fill = processed.fill { writeBehind(fill) }
+        return ImageResult(image: image, cacheType: processed.cacheType, request: request, data: nil, metrics: metrics)
       }
-      if key.isProcessed, !options.contains(.refreshCached) {
+      if key.isProcessed, !refreshing {
         let originalStart = clock.now
-        let original = try? await cache.originalData(forSource: key.source)
+        let original = await cache.readTiers(forKey: key.original, decoding: nil, fills: true, writeFailed: failed)
         metrics.cacheRead += clock.now - originalStart
         if let original {
-          metrics.bytesFromCache += original.count
-          let image = try await decodeAndProcess(original, request: request, metrics: &metrics)
-          store(
-            image, data: original, key: key, request: request, storeOriginal: false, response: nil, metrics: &metrics)
-          return ImageResult(image: image, cacheType: .disk, request: request, data: original, metrics: metrics)
+          metrics.bytesFromCache += original.data.count
+          if let fill = original.fill { writeBehind(fill) }
+          let image = try await decodeAndProcess(original.data, request: request, metrics: &metrics)
+          await store(
+            image, data: original.data, key: key, request: request, storeOriginal: false, response: nil,
+            metrics: &metrics)
+          return ImageResult(
+            image: image, cacheType: original.cacheType, request: request, data: original.data, metrics: metrics)
         }
       }
     }
@@ -65,7 +72,7 @@ extension ImageManager {
     }
     let (data, response) = try await load(job, request: request, metrics: &metrics)
     let image = try await decodeAndProcess(data, request: request, metrics: &metrics)
-    store(
+    await store(
       image, data: data, key: key, request: request, storeOriginal: options.contains(.cacheOriginalImage),
       response: response, metrics: &metrics)
     return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
@@ -87,7 +94,8 @@ extension ImageManager {
       fresh.options.insert(.forceRefresh)
       let (data, response) = try await load(job, request: fresh, metrics: &metrics)
       let image = try await decodeAndProcess(data, request: request, metrics: &metrics)
-      store(image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
+      await store(
+        image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
       return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
     }
     validators.apply(to: &urlRequest)
@@ -96,13 +104,14 @@ extension ImageManager {
     let (data, response) = try await load(job, request: conditional, metrics: &metrics)
     if response?.statusCode == 304 {
       metrics.revalidated = true
-      if cacheType == .disk {
+      if cacheType != .memory {
         keepInMemory(cached, forKey: key)
       }
       return ImageResult(image: cached, cacheType: cacheType, request: request, data: nil, metrics: metrics)
     }
     let image = try await decodeAndProcess(data, request: request, metrics: &metrics)
-    store(image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
+    await store(
+      image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
     return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
   }
 
@@ -202,13 +211,14 @@ extension ImageManager {
     return options
   }
 
-  /// Stores in memory now and on disk after delivery, with the response's
-  /// revalidation headers; a failed disk write goes to
+  /// Stores in memory now, in write-through tiers before delivery and in
+  /// write-behind tiers (the disk cache) after it, with the response's
+  /// revalidation headers; a failed write goes to
   /// ``Configuration/cacheWriteFailed``. Partial images are not cached.
   private func store(
     _ image: Image, data: Data, key: ImageCacheKey, request: ImageRequest, storeOriginal: Bool,
     response: HTTPURLResponse?, metrics: inout ImageTaskMetrics
-  ) {
+  ) async {
     guard !image.isPartial else { return }
     let newValidators = response.flatMap(ValidatorStore.Validators.init)
     validators.setValidators(newValidators, for: key)
@@ -216,24 +226,29 @@ extension ImageManager {
     let clock = ContinuousClock()
     let start = clock.now
     keepInMemory(image, forKey: key)
-    metrics.cacheWrite += clock.now - start
-    guard !request.options.contains(.cacheMemoryOnly), cache.diskCache != nil else { return }
+    guard !request.options.contains(.cacheMemoryOnly), !cache.tiers.isEmpty else {
+      metrics.cacheWrite += clock.now - start
+      return
+    }
     let failed = configuration.cacheWriteFailed
+    let metadata = newValidators?.encoded
+    await cache.storeInTiers(
+      image, original: data, forKey: key, metadata: metadata, alsoOriginal: storeOriginal, mode: .writeThrough,
+      failed: failed)
+    metrics.cacheWrite += clock.now - start
+    writeBehind {
+      await cache.storeInTiers(
+        image, original: data, forKey: key, metadata: metadata, alsoOriginal: storeOriginal, mode: .writeBehind,
+        failed: failed)
+    }
+  }
+
+  /// Runs `work` after delivery, counted by ``waitForPendingWrites()``.
+  private func writeBehind(_ work: @escaping @Sendable () async -> Void) {
     beginWrite()
     Task.detached { [self] in
       defer { endWrite() }
-      // The original is stored even when the processed image cannot be.
-      do throws(MagpieError) {
-        try await cache.store(image, original: data, forKey: key, in: .disk, metadata: newValidators?.encoded)
-      } catch {
-        failed?(error, key)
-      }
-      guard storeOriginal && key.isProcessed else { return }
-      do throws(MagpieError) {
-        try await cache.storeOriginalData(data, forSource: key.source)
-      } catch {
-        failed?(error, key.original)
-      }
+      await work()
     }
   }
 
