@@ -119,8 +119,7 @@ public final class ImageManager: Sendable {
   ) -> ImageTask {
     let task = makeTask(request)
     if let hit = memoryHit(for: request) {
-      _ = task.markFinished()
-      callbackQueue.run { completion(.success(hit)) }
+      if let result = task.finish(with: .success(hit)) { callbackQueue.run { completion(result) } }
       return task
     }
     var progressOnQueue: (@Sendable (ImageTask.Progress) -> Void)?
@@ -188,10 +187,9 @@ public final class ImageManager: Sendable {
     if request.options.contains(.retryFailed) {
       _ = failedSources.removeValue(forKey: sourceKey)
     } else if let failure = failedSources.value(forKey: sourceKey) {
-      _ = task.markFinished()
       var error = failure
       error.reason = "failed before (\(failure.reason)); not tried again without .retryFailed"
-      completion(.failure(error))
+      if let result = task.finish(with: .failure(error)) { completion(result) }
       return
     }
     let subscriber = LoadJob.Subscriber(
@@ -229,8 +227,8 @@ public final class ImageManager: Sendable {
       job.cancelWork()
       if let token = job.download { configuration.downloader.cancel(token) }
     }
-    if let subscriber, subscriber.task.markFinished() == false {
-      subscriber.completion(.failure(MagpieError(.cancelled, "the image task was cancelled")))
+    if let subscriber, let result = subscriber.task.finish(with: .failure(ImageTask.cancellation)) {
+      subscriber.completion(result)
     }
   }
 
@@ -243,13 +241,14 @@ public final class ImageManager: Sendable {
       failedSources.setValue(error, forKey: sourceKey, cost: 1)
     case .failure: break
     }
-    for subscriber in job.finish() where subscriber.task.markFinished() {
+    for subscriber in job.finish() {
       var delivered = result
       if case .success(var value) = result {
         value.request = subscriber.task.request
         delivered = .success(value)
       }
-      subscriber.completion(delivered)
+      // A task cancelled just now gets its cancellation here.
+      if let outcome = subscriber.task.finish(with: delivered) { subscriber.completion(outcome) }
     }
   }
 

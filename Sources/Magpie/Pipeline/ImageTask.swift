@@ -28,6 +28,14 @@ public final class ImageTask: Sendable, Hashable {
     var isFinished = false
     var onCancel: (@Sendable () -> Void)?
     var onPriority: (@Sendable (DownloadPriority) -> Void)?
+    /// The outcome, kept once finished so late ``events`` and ``response``
+    /// readers get it; stored inline, so a memory hit allocates nothing.
+    var result: Result<ImageResult, MagpieError>?
+    /// Open ``events`` streams; empty (no allocation) until someone asks.
+    var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
+    var nextListener = 0
+    /// ``response`` readers waiting for the outcome.
+    var waiters: [CheckedContinuation<Result<ImageResult, MagpieError>, Never>] = []
   }
 
   /// A number unique among this process's tasks.
@@ -88,21 +96,98 @@ public final class ImageTask: Sendable, Hashable {
     if cancelNow { onCancel() }
   }
 
+  /// Records progress and passes it to ``events`` listeners; false once
+  /// the task was cancelled or finished (the caller then stays silent).
   func setProgress(_ progress: Progress) -> Bool {
     state.withLock { state in
       guard !state.isCancelled, !state.isFinished else { return false }
       state.progress = progress
+      // Yielding under the lock keeps events in order and none after `finished`.
+      for listener in state.listeners.values { listener.yield(.progress(progress)) }
       return true
     }
   }
 
-  /// Marks the task finished; returns false if it had been cancelled.
-  func markFinished() -> Bool {
+  /// Passes a partial image to ``events`` listeners; false once the task
+  /// was cancelled or finished.
+  func deliverPartial(_ image: Image) -> Bool {
     state.withLock { state in
+      guard !state.isCancelled, !state.isFinished else { return false }
+      for listener in state.listeners.values { listener.yield(.partialImage(image)) }
+      return true
+    }
+  }
+
+  /// Whether an ``events`` listener wants partial images (so the job
+  /// decodes them even without a partial-image callback).
+  var wantsPartialImages: Bool { state.withLock { !$0.listeners.isEmpty } }
+
+  /// Finishes the task with `result`, or with a cancellation error if it
+  /// was cancelled, and returns what its completion should get; nil when
+  /// it had already finished. Ends every ``events`` stream and wakes
+  /// ``response`` readers.
+  func finish(with result: Result<ImageResult, MagpieError>) -> Result<ImageResult, MagpieError>? {
+    let finished = state.withLock {
+      state -> (
+        Result<ImageResult, MagpieError>, [AsyncStream<Event>.Continuation],
+        [CheckedContinuation<Result<ImageResult, MagpieError>, Never>]
+      )? in
+      guard !state.isFinished else { return nil }
       state.isFinished = true
       state.onCancel = nil
       state.onPriority = nil
-      return !state.isCancelled
+      let outcome = state.isCancelled ? .failure(Self.cancellation) : result
+      state.result = outcome
+      defer {
+        state.listeners = [:]
+        state.waiters = []
+      }
+      return (outcome, Array(state.listeners.values), state.waiters)
+    }
+    guard let (outcome, listeners, waiters) = finished else { return nil }
+    // Outside the lock: finishing a stream runs its termination handler,
+    // which takes the lock.
+    for listener in listeners {
+      listener.yield(.finished(outcome))
+      listener.finish()
+    }
+    for waiter in waiters { waiter.resume(returning: outcome) }
+    return outcome
+  }
+
+  /// What a cancelled task completes with.
+  static let cancellation = MagpieError(.cancelled, "the image task was cancelled")
+
+  /// Registers `continuation` for events, or, once finished, sends it the
+  /// outcome and ends it.
+  func addListener(_ continuation: AsyncStream<Event>.Continuation) {
+    let (id, finished) = state.withLock { state -> (Int, Result<ImageResult, MagpieError>?) in
+      if let result = state.result { return (0, result) }
+      let id = state.nextListener
+      state.nextListener += 1
+      state.listeners[id] = continuation
+      return (id, nil)
+    }
+    if let finished {
+      continuation.yield(.finished(finished))
+      continuation.finish()
+      return
+    }
+    continuation.onTermination = { [weak self] _ in
+      // The removed continuation is returned, so it is released outside the lock.
+      _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+    }
+  }
+
+  /// Waits for the outcome (at once when finished).
+  func waitForResult() async -> Result<ImageResult, MagpieError> {
+    await withCheckedContinuation { continuation in
+      let finished = state.withLock { state -> Result<ImageResult, MagpieError>? in
+        if let result = state.result { return result }
+        state.waiters.append(continuation)
+        return nil
+      }
+      if let finished { continuation.resume(returning: finished) }
     }
   }
 }

@@ -101,7 +101,7 @@ final class LoadJob: Sendable {
   func shouldDecodePartial(_ data: UnsafeRawBufferPointer) -> Bool {
     state.withLock { state in
       guard !state.isFinished, !state.partialDecodeRunning,
-        state.subscribers.values.contains(where: { $0.partialImage != nil })
+        state.subscribers.values.contains(where: { $0.partialImage != nil || $0.task.wantsPartialImages })
       else { return false }
       state.progressiveScanner.update(with: data)
       guard state.progressiveScanner.isProgressive == true,
@@ -122,7 +122,7 @@ final class LoadJob: Sendable {
       return Array(state.subscribers.values)
     }
     guard let image else { return }
-    for subscriber in subscribers where !subscriber.task.isCancelled {
+    for subscriber in subscribers where subscriber.task.deliverPartial(image) {
       subscriber.partialImage?(image)
     }
   }
