@@ -66,13 +66,9 @@ public final class ImageManager: Sendable {
   let processLimiter: WorkLimiter
   let validators: ValidatorStore
   private let jobs = Mutex<[String: LoadJob]>([:])
-  /// Sources whose last load failed for good (a 404, an undecodable body),
-  /// most recent first; the oldest are forgotten, so a long-running process
-  /// does not keep every bad URL it ever met.
-  private let failedSources = MemoryCache<String, MagpieError>(
-    limits: .init(totalCost: .max, count: ImageManager.failedSourceCount, expiration: .never))
-  /// How many failed sources are remembered.
-  static let failedSourceCount = 4096
+  private let failedSources = FailedSourceMemory()
+  /// How many failed sources are remembered (``FailedSourceMemory``).
+  static var failedSourceCount: Int { FailedSourceMemory.capacity }
   private let nextTaskID = Atomic<Int>(0)
   private let pendingWrites = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
@@ -185,8 +181,8 @@ public final class ImageManager: Sendable {
     let request = task.request
     let sourceKey = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
     if request.options.contains(.retryFailed) {
-      _ = failedSources.removeValue(forKey: sourceKey)
-    } else if let failure = failedSources.value(forKey: sourceKey) {
+      failedSources.forget(sourceKey)
+    } else if let failure = failedSources.failure(of: sourceKey) {
       var error = failure
       error.reason = "failed before (\(failure.reason)); not tried again without .retryFailed"
       if let result = task.finish(with: .failure(error)) { completion(result) }
@@ -208,8 +204,11 @@ public final class ImageManager: Sendable {
         self.unsubscribe(task, from: job)
       },
       onPriority: { [weak self, weak job] _ in
-        guard let self, let job, let token = job.download else { return }
-        self.configuration.downloader.setPriority(job.priority, for: token)
+        guard let self, let job else { return }
+        // Every stage the job waits in: the download, or a decode or
+        // processing slot.
+        if let token = job.download { self.configuration.downloader.setPriority(job.priority, for: token) }
+        job.reprioritizeQueuedWork()
       })
     if isNew {
       let work = Task.detached { [self] in
@@ -234,13 +233,7 @@ public final class ImageManager: Sendable {
 
   private func finish(_ job: LoadJob, _ result: Result<ImageResult, MagpieError>) {
     jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
-    let sourceKey = job.request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
-    switch result {
-    case .success: _ = failedSources.removeValue(forKey: sourceKey)
-    case .failure(let error) where Self.isPermanent(error):
-      failedSources.setValue(error, forKey: sourceKey, cost: 1)
-    case .failure: break
-    }
+    failedSources.record(result, of: job.request.sourceKey(defaultFilter: configuration.cacheKeyFilter))
     for subscriber in job.finish() {
       var delivered = result
       if case .success(var value) = result {
@@ -266,20 +259,9 @@ public final class ImageManager: Sendable {
     return key
   }
 
-  /// Failures that will not go away by asking again: remembered so the URL
-  /// is not requested again without ``ImageLoadingOptions/retryFailed``.
-  /// Decode failures count even when a processor met them (every chain gets
-  /// the same bytes); ``MagpieError/Code/processingFailed`` is the chain's.
-  static func isPermanent(_ error: MagpieError) -> Bool {
-    switch error.code {
-    case .httpStatus:
-      guard let status = error.statusCode else { return false }
-      return (400..<500).contains(status) && status != 408 && status != 429
-    case .invalidResponse, .corruptData, .unsupportedFormat, .imageTooLarge: return true
-    case .processingFailed: return false
-    default: return false
-    }
-  }
+  /// Failures that will not go away by asking again (see
+  /// ``FailedSourceMemory/isPermanent(_:)``).
+  static func isPermanent(_ error: MagpieError) -> Bool { FailedSourceMemory.isPermanent(error) }
 
   // MARK: Disk writes after delivery
 

@@ -19,6 +19,8 @@ final class LoadJob: Sendable {
     var progressiveScanner = ProgressiveJPEGScanner()
     var partialScansShown = 0
     var partialDecodeRunning = false
+    /// The job's decode or processing while it waits for a slot.
+    var queuedWork: (limiter: WorkLimiter, ticket: WorkLimiter.Ticket)?
   }
 
   /// What the job makes.
@@ -66,6 +68,19 @@ final class LoadJob: Sendable {
   /// The highest priority among the subscribers.
   var priority: DownloadPriority {
     state.withLock { state in state.subscribers.values.map(\.task.priority).max() ?? request.effectivePriority }
+  }
+
+  /// Records the job's decode or processing waiting in `limiter` (`nil`
+  /// once it runs), so a priority change can move it in that queue.
+  func setQueuedWork(_ work: (limiter: WorkLimiter, ticket: WorkLimiter.Ticket)?) {
+    state.withLock { $0.queuedWork = work }
+  }
+
+  /// Moves the job's waiting decode or processing to its priority now.
+  func reprioritizeQueuedWork() {
+    let priority = self.priority
+    guard let work = state.withLock({ $0.queuedWork }) else { return }
+    work.limiter.setPriority(priority, for: work.ticket)
   }
 
   /// Stops the work (no subscriber is left).

@@ -19,6 +19,15 @@ final class WorkLimiter: Sendable {
     var queue: WorkQueue
     var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     var nextID = 0
+    /// Callers of ``waitUntilWaiting(_:)`` and the count each waits for.
+    var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// The watchers whose count of waiting items is reached, removed.
+    mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+      let waiting = queue.waitingCount
+      defer { watchers.removeAll { $0.count <= waiting } }
+      return watchers.filter { $0.count <= waiting }.map(\.continuation)
+    }
   }
 
   private let state: Mutex<State>
@@ -58,6 +67,19 @@ final class WorkLimiter: Sendable {
     return try result.get()
   }
 
+  /// Returns once at least `count` items wait for a slot: lets a test (or
+  /// a diagnostic) act on a known queue without sleeping.
+  func waitUntilWaiting(_ count: Int) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = state.withLock { state -> Bool in
+        if state.queue.waitingCount >= count { return true }
+        state.watchers.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
   /// Moves waiting work to `priority`; work already running is unaffected.
   func setPriority(_ priority: DownloadPriority, for ticket: Ticket) {
     state.withLock { $0.queue.setPriority(ticket.id, priority) }
@@ -69,14 +91,15 @@ final class WorkLimiter: Sendable {
     let id = ticket.id
     let granted = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-        let now = state.withLock { state -> Bool? in
+        let (now, watchers) = state.withLock { state -> (Bool?, [CheckedContinuation<Void, Never>]) in
           // Checked under the lock the cancellation handler also takes: it
           // either ran before (and this sees it) or finds the waiter.
-          if Task.isCancelled { return false }
-          if state.queue.enqueue(id, priority: priority).contains(id) { return true }
+          if Task.isCancelled { return (false, []) }
+          if state.queue.enqueue(id, priority: priority).contains(id) { return (true, []) }
           state.waiters[id] = continuation
-          return nil
+          return (nil, state.satisfiedWatchers())
         }
+        for watcher in watchers { watcher.resume() }
         if now != false { queued?(ticket) }
         if let now { continuation.resume(returning: now) }
       }

@@ -58,6 +58,9 @@ struct WorkQueue {
     return startReady()
   }
 
+  /// How many items wait.
+  var waitingCount: Int { waiting.count }
+
   /// Whether `id` is waiting (not yet started).
   func isWaiting(_ id: Int) -> Bool { waiting.contains { $0.id == id } }
 

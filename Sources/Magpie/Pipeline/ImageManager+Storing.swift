@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension ImageManager {
+  /// Stores in memory now, in write-through tiers before delivery and in
+  /// write-behind tiers (the disk cache) after it, with the response's
+  /// revalidation headers; a failed write goes to
+  /// ``Configuration/cacheWriteFailed``. Partial images are not cached.
+  func store(
+    _ image: Image, data: Data, key: ImageCacheKey, request: ImageRequest, storeOriginal: Bool,
+    response: HTTPURLResponse?, metrics: inout ImageTaskMetrics
+  ) async {
+    guard !image.isPartial else { return }
+    let newValidators = response.flatMap(ValidatorStore.Validators.init)
+    validators.setValidators(newValidators, for: key)
+    let cache = configuration.cache
+    let clock = ContinuousClock()
+    let start = clock.now
+    keepInMemory(image, forKey: key)
+    guard !request.options.contains(.cacheMemoryOnly), !cache.tiers.isEmpty else {
+      metrics.cacheWrite += clock.now - start
+      return
+    }
+    let failed = configuration.cacheWriteFailed
+    let metadata = newValidators?.encoded
+    await cache.storeInTiers(
+      image, original: data, forKey: key, metadata: metadata, alsoOriginal: storeOriginal, mode: .writeThrough,
+      failed: failed)
+    metrics.cacheWrite += clock.now - start
+    writeBehind {
+      await cache.storeInTiers(
+        image, original: data, forKey: key, metadata: metadata, alsoOriginal: storeOriginal, mode: .writeBehind,
+        failed: failed)
+    }
+  }
+
+  /// Runs `work` after delivery, counted by ``waitForPendingWrites()``.
+  func writeBehind(_ work: @escaping @Sendable () async -> Void) {
+    beginWrite()
+    Task.detached { [self] in
+      defer { endWrite() }
+      await work()
+    }
+  }
+
+  /// Stores `image` in the memory cache without its encoded bytes, which
+  /// the disk cache keeps.
+  func keepInMemory(_ image: Image, forKey key: ImageCacheKey) {
+    var copy = image
+    copy.originalData = nil
+    configuration.cache.memoryCache.setValue(copy, forKey: key.stringValue, cost: image.byteCount)
+  }
+}
