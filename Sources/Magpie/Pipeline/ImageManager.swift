@@ -65,7 +65,7 @@ public final class ImageManager: Sendable {
   let decodeLimiter: WorkLimiter
   let processLimiter: WorkLimiter
   let validators: ValidatorStore
-  private let jobs = Mutex<[String: LoadJob]>([:])
+  private let jobs = Lock<[String: LoadJob]>([:])
   /// Sources whose last load failed for good (a 404, an undecodable body),
   /// most recent first; the oldest are forgotten, so a long-running process
   /// does not keep every bad URL it ever met.
@@ -74,7 +74,7 @@ public final class ImageManager: Sendable {
   /// How many failed sources are remembered.
   static let failedSourceCount = 4096
   private let nextTaskID = Atomic<Int>(0)
-  private let pendingWrites = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+  private let pendingWrites = Lock<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
   /// A manager with `configuration`.
   public init(configuration: Configuration) {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Runs blocking CPU work (decoding, processing) on its own dispatch queue,
 /// at most `limit` items at once, so it never occupies Swift's cooperative
@@ -13,12 +12,12 @@ final class WorkLimiter: Sendable {
     var nextID = 0
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
   private let queue: DispatchQueue
 
   /// A limiter running at most `limit` items at once on a queue named `label`.
   init(label: String, limit: Int) {
-    state = Mutex(State(available: max(1, limit)))
+    state = Lock(State(available: max(1, limit)))
     queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
   }
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Magpie
 
 #if canImport(Glibc)
   import Glibc
@@ -43,7 +43,7 @@ final class FaultOrigin: @unchecked Sendable {
   /// The port it listens on.
   let port: Int
   private let listener: Int32
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Starts listening on a free port of 127.0.0.1.
   init() throws {
