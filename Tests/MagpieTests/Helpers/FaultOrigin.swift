@@ -147,8 +147,9 @@ final class FaultOrigin: @unchecked Sendable {
         return
       }
       // A watchdog, not a wait for work: it only fires when the test is
-      // failing, so that it fails instead of hanging.
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(limit.wholeMilliseconds)) { [self] in
+      // failing, so that it fails instead of hanging. Longer under TSan.
+      let watchdog = limit * Sanitizer.slowdown
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(watchdog.wholeMilliseconds)) { [self] in
         let expired = state.withLock { state -> Waiter? in
           guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
           return state.waiters.remove(at: index)

@@ -15,6 +15,11 @@ enum Sanitizer {
   /// limits are checked by `make test`.
   static let thread = dlsym(nil, "__tsan_init") != nil
 
+  /// How many times longer the tests' watchdogs wait: ThreadSanitizer
+  /// makes everything several times slower, and a watchdog that fires
+  /// under it only measures the machine's load.
+  static let slowdown = thread ? 4 : 1
+
   /// The skip reason the peak-memory tests give under ThreadSanitizer.
   static let memoryReason: Comment = "peak memory is meaningless under ThreadSanitizer's shadow memory"
 }
