@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Magpie
-import Synchronization
 
 /// `magpie cache-bench memory|disk|clean [--files N] [--thumbnail FILE]`:
 /// the caching micro-benchmarks `make bench` runs, each next to its
@@ -32,12 +31,12 @@ enum CacheBenchCommand {
   // MARK: Memory
 
   /// Hits per second through `MemoryCache` and through a plain
-  /// `Mutex<[String: Image]>`, on one thread and on two.
+  /// `Lock<[String: Image]>`, on one thread and on two.
   static func memoryHits() {
     let keys = (0..<1_000).map { "https://images.example.com/gallery/\($0)/photo-\($0 * 7919).jpg" }
     let image = Image(pixels: PixelBuffer(width: 1, height: 1))
     let cache = MemoryCache<String, Image>(limits: .init(totalCost: 1 << 30))
-    let dictionary = Mutex<[String: Image]>([:])
+    let dictionary = Lock<[String: Image]>([:])
     for key in keys {
       cache.setValue(image, forKey: key, cost: 4)
       dictionary.withLock { $0[key] = image }
@@ -99,7 +98,7 @@ enum CacheBenchCommand {
     }
     let async = (clock.now - start).nanosecondsPerRound(rounds)
 
-    let hits = Mutex(0)
+    let hits = Lock(0)
     start = clock.now
     for index in 0..<rounds {
       manager.loadImage(with: requests[index % requests.count], callbackQueue: .immediate) { result in

@@ -79,5 +79,5 @@ private final class Tally: Sendable {
   let next = Atomic<Int>(0)
   let bytes = Atomic<Int>(0)
   let failed = Atomic<Int>(0)
-  let firstError = Mutex<String?>(nil)
+  let firstError = Lock<String?>(nil)
 }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Magpie
-import Synchronization
 
 /// Magpie's additions to the `magpie bench` protocol:
 ///
@@ -43,7 +42,7 @@ extension ProcessSpec {
 
   /// The `thumb-batch` line: every image thumbnailed concurrently, all cores.
   static func measureBatch(listFile: String, paths: [String], reps: Int, warmup: Int) -> JSONValue {
-    let failures = Mutex(0)
+    let failures = Lock(0)
     let run = {
       DispatchQueue.concurrentPerform(iterations: paths.count) { index in
         do {

@@ -1,6 +1,5 @@
 import Foundation
 import Magpie
-import Synchronization
 
 /// Shows prefetch progress: a bar redrawn in place on a terminal (count,
 /// rate, ETA), or a plain line at each tenth of the work otherwise.
@@ -13,7 +12,7 @@ final class ProgressMeter: Sendable {
   private let total: Int
   private let interactive: Bool
   private let started = ContinuousClock.now
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(total: Int, interactive: Bool) {
     self.total = total

@@ -84,7 +84,7 @@ public final class DiskCache: Sendable {
   /// Bytes this process believes the folder holds; `nil` until first counted.
   /// Other processes writing the same folder make it drift, which ``clean()``
   /// corrects by counting again.
-  private let estimatedSize = Mutex<Int?>(nil)
+  private let estimatedSize = Lock<Int?>(nil)
 
   /// Temporary files older than this are leftovers of a crashed writer.
   static let staleTemporaryAge: TimeInterval = 3600

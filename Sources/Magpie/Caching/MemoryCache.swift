@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A thread-safe least-recently-used cache with a total cost limit, an
 /// optional count limit and per-entry expiry that every access extends.
 ///
@@ -35,13 +33,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
   // Hot paths are inlinable so callers in other modules get code
   // specialized for their key and value types, not generic dispatch.
-  @usableFromInline let state: Mutex<State>
+  @usableFromInline let state: Lock<State>
   @usableFromInline let now: @Sendable () -> Double
 
   /// Creates a cache with `limits`. `now` gives monotonic seconds; inject a
   /// manual clock in tests.
   public init(limits: Limits, now: @escaping @Sendable () -> Double = MonotonicClock.coarseSeconds) {
-    self.state = Mutex(State(limits: limits))
+    self.state = Lock(State(limits: limits))
     self.now = now
   }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Watches the kernel for memory pressure, since Linux has no memory-warning
 /// notification: the pressure stall information in `/proc/pressure/memory`
@@ -61,7 +60,7 @@ public final class MemoryPressureMonitor: Sendable {
 
   private let sources: Sources
   private let interval: DispatchTimeInterval
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let queue = DispatchQueue(label: "magpie.memory-pressure", qos: .utility)
 
   /// A monitor reading `sources` every `interval` while it has subscribers.

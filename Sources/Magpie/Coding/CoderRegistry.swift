@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The coders Magpie asks, in order: coders you register (newest first),
 /// then the built-in JPEG, PNG/APNG, GIF and WebP coders.
@@ -17,7 +16,7 @@ public final class CoderRegistry: Sendable {
   }
 
   private let builtIn: [any ImageCoder]
-  private let registered = Mutex<[any ImageCoder]>([])
+  private let registered = Lock<[any ImageCoder]>([])
 
   /// A registry with the built-in coders (or the ones given) and none registered.
   public init(builtIn: [any ImageCoder] = CoderRegistry.builtInCoders) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Receive buffers for body chunks, reused: a chunk handed to a consumer
 /// is a `Data` over a pooled buffer that returns to the pool when the last
@@ -10,7 +9,7 @@ final class ChunkBufferPool: Sendable {
   let bufferSize: Int
   private let limit: Int
   // Addresses of free buffers; kept as integers so the state is Sendable.
-  private let free = Mutex<[UInt]>([])
+  private let free = Lock<[UInt]>([])
 
   /// A pool of `bufferSize`-byte buffers that keeps at most `limit` free.
   init(bufferSize: Int, limit: Int) {

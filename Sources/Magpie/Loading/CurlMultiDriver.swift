@@ -1,6 +1,5 @@
 import CCurl
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -28,7 +27,7 @@ final class CurlMultiDriver: Sendable {
 
   /// The multi handle; only the libcurl thread uses it, except for wakeups.
   let multi: UncheckedSendable<UnsafeMutableRawPointer>
-  private let inbox = Mutex(Inbox())
+  private let inbox = Lock(Inbox())
 
   /// Starts the libcurl thread; fails when libcurl cannot start.
   init(maximumConnectionsPerHost: Int) throws(MagpieError) {

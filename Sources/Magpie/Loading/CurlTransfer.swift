@@ -20,7 +20,7 @@ final class CurlTransfer: Sendable {
   /// The loader's settings.
   let configuration: DataLoaderConfiguration
   private let cancelled = Atomic<Bool>(false)
-  private let preparation = Mutex<Task<Void, Never>?>(nil)
+  private let preparation = Lock<Task<Void, Never>?>(nil)
 
   init(configuration: DataLoaderConfiguration, continuation: Continuation) {
     id = Self.identifiers.add(1, ordering: .relaxed).newValue

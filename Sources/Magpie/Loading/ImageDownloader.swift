@@ -126,14 +126,14 @@ public final class ImageDownloader: Sendable {
 
   /// The configuration in force.
   public let configuration: Configuration
-  private let state: Mutex<State>
+  private let state: Lock<State>
   private let clock = ContinuousClock()
 
   /// A downloader with `configuration`.
   public init(configuration: Configuration) {
     self.configuration = configuration
     let order: WorkQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
-    self.state = Mutex(
+    self.state = Lock(
       State(queue: WorkQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)))
   }
 
@@ -185,7 +185,7 @@ public final class ImageDownloader: Sendable {
     for request: URLRequest, priority: DownloadPriority = .normal,
     progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) async throws(MagpieError) -> Response {
-    let tokenBox = Mutex<Token?>(nil)
+    let tokenBox = Lock<Token?>(nil)
     let result: Result<Response, MagpieError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let token = download(

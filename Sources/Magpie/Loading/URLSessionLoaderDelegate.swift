@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -8,7 +7,7 @@ import Synchronization
 /// The session delegate of a ``URLSessionDataLoader``: routes each callback
 /// to the transfer that owns the task.
 final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, Sendable {
-  private let transfers = Mutex<[Int: URLSessionTransfer]>([:])
+  private let transfers = Lock<[Int: URLSessionTransfer]>([:])
 
   func register(_ transfer: URLSessionTransfer, for taskIdentifier: Int) {
     transfers.withLock { $0[taskIdentifier] = transfer }

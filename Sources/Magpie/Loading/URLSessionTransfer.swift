@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -44,7 +43,7 @@ final class URLSessionTransfer: Sendable {
   /// timers, even when that internal queue is stuck (see
   /// ``URLSessionDataLoader``).
   private let control: DispatchQueue
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   init(
     request: URLRequest, configuration: DataLoaderConfiguration, continuation: Continuation,
@@ -55,7 +54,7 @@ final class URLSessionTransfer: Sendable {
     self.control = control
     let deadline = TransferDeadline(
       idle: configuration.idleTimeout(for: request), total: configuration.resourceTimeout)
-    state = Mutex(
+    state = Lock(
       State(
         continuation: continuation, request: request, original: request,
         validator: ResponseValidator(request: request, configuration: configuration), deadline: deadline))

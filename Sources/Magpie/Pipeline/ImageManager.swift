@@ -65,12 +65,12 @@ public final class ImageManager: Sendable {
   let decodeLimiter: WorkLimiter
   let processLimiter: WorkLimiter
   let validators: ValidatorStore
-  private let jobs = Mutex<[String: LoadJob]>([:])
+  private let jobs = Lock<[String: LoadJob]>([:])
   private let failedSources = FailedSourceMemory()
   /// How many failed sources are remembered (``FailedSourceMemory``).
   static var failedSourceCount: Int { FailedSourceMemory.capacity }
   private let nextTaskID = Atomic<Int>(0)
-  private let pendingWrites = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+  private let pendingWrites = Lock<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
   /// A manager with `configuration`.
   public init(configuration: Configuration) {

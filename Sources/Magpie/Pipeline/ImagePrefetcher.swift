@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Loads a list of images into the caches ahead of need, at low priority
 /// and with its own concurrency limit (SDWebImagePrefetcher, Kingfisher's
 /// ImagePrefetcher). Images already cached (memory or disk) are skipped
@@ -38,7 +36,7 @@ public final class ImagePrefetcher: Sendable {
   public let manager: ImageManager
   /// Loads running at once.
   public let maximumConcurrentPrefetches: Int
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// A prefetcher over `manager`, running at most
   /// `maximumConcurrentPrefetches` loads at once (default 4).

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One image load in flight: cancel it, change its priority, read its
 /// progress. Returned by ``ImageManager/loadImage(with:progress:partialImage:completion:)``.
 ///
@@ -42,12 +40,12 @@ public final class ImageTask: Sendable, Hashable {
   public let id: Int
   /// The request being loaded.
   public let request: ImageRequest
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   init(id: Int, request: ImageRequest) {
     self.id = id
     self.request = request
-    self.state = Mutex(State(priority: request.effectivePriority))
+    self.state = Lock(State(priority: request.effectivePriority))
   }
 
   /// How urgently the task should start; changing it while the download

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The work shared by every task that asked for the same image the same
 /// way: one pipeline run, many subscribers, each with its own callbacks.
 final class LoadJob: Sendable {
@@ -27,7 +25,7 @@ final class LoadJob: Sendable {
   let request: ImageRequest
   /// The job table's key.
   let key: String
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(request: ImageRequest, key: String) {
     self.request = request

@@ -30,12 +30,12 @@ final class WorkLimiter: Sendable {
     }
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
   private let queue: DispatchQueue
 
   /// A limiter running at most `limit` items at once on a queue named `label`.
   init(label: String, limit: Int) {
-    state = Mutex(State(queue: WorkQueue(maximumRunning: max(1, limit), order: .fifo)))
+    state = Lock(State(queue: WorkQueue(maximumRunning: max(1, limit), order: .fifo)))
     queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
   }
 

@@ -1,8 +1,8 @@
-import Synchronization
+import Magpie
 
 /// Counts events and lets a test await a number of them.
 final class AsyncCounter: Sendable {
-  private let state = Mutex<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
+  private let state = Lock<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
 
   func increment() {
     let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in

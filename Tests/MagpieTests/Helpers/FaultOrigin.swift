@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Magpie
 
 #if canImport(Glibc)
   import Glibc
@@ -43,7 +43,7 @@ final class FaultOrigin: @unchecked Sendable {
   /// The port it listens on.
   let port: Int
   private let listener: Int32
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Starts listening on a free port of 127.0.0.1.
   init() throws {
@@ -147,8 +147,9 @@ final class FaultOrigin: @unchecked Sendable {
         return
       }
       // A watchdog, not a wait for work: it only fires when the test is
-      // failing, so that it fails instead of hanging.
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(limit.wholeMilliseconds)) { [self] in
+      // failing, so that it fails instead of hanging. Longer under TSan.
+      let watchdog = limit * Sanitizer.slowdown
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(watchdog.wholeMilliseconds)) { [self] in
         let expired = state.withLock { state -> Waiter? in
           guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
           return state.waiters.remove(at: index)

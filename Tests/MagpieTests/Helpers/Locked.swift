@@ -1,17 +1,16 @@
-import Synchronization
+import Magpie
 
-/// A value behind a lock that closures can share (a local `Mutex` cannot be
-/// captured by sending closures).
+/// A value behind a ``Lock`` that closures can share, readable as `value`.
 final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+  private let lock: Lock<Value>
 
-  init(_ value: Value) { mutex = Mutex(value) }
+  init(_ value: Value) { lock = Lock(value) }
 
   /// Runs `body` with the value locked.
   func withLock<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R {
-    mutex.withLock { body(&$0) }
+    lock.withLock { body(&$0) }
   }
 
   /// The current value.
-  var value: Value { mutex.withLock { $0 } }
+  var value: Value { lock.withLock { $0 } }
 }

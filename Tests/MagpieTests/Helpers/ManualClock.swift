@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
+import Magpie
 
 /// A clock tests move by hand: expiry is tested without sleeping.
 final class ManualClock: Sendable {
-  private let seconds: Mutex<Double>
+  private let seconds: Lock<Double>
 
   /// Starts at `start` seconds since 1970.
   init(start: Double = 1_800_000_000) {
-    seconds = Mutex(start)
+    seconds = Lock(start)
   }
 
   /// Moves the clock forward.

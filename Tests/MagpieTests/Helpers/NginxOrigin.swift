@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Magpie
 
 #if canImport(Glibc)
   import Glibc
@@ -26,7 +26,7 @@ final class NginxOrigin: @unchecked Sendable {
   let scheme: String
   private let process: Process
   private let input: Pipe
-  private let stopped = Mutex(false)
+  private let stopped = Lock(false)
 
   /// Starts nginx serving `root`; with `tls`, over HTTPS with a
   /// self-signed certificate.

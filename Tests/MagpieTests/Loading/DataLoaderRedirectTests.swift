@@ -1,6 +1,5 @@
 import Foundation
 import Magpie
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -63,7 +62,7 @@ extension DataLoaderTests {
       defer { origin.stop() }
       origin.route("/from", .redirect(status: 302, location: "/to"))
       origin.route("/to", .ok(pngLikeBytes(100)))
-      let seen = Mutex<[HTTPRedirect]>([])
+      let seen = Lock<[HTTPRedirect]>([])
       var configuration = quickConfiguration()
       configuration.redirectHandler = { redirect in
         seen.withLock { $0.append(redirect) }

@@ -1,6 +1,5 @@
 import Foundation
 import Magpie
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,7 +15,7 @@ extension DataLoaderTests {
       let origin = try FaultOrigin()
       defer { origin.stop() }
       origin.route("/img", .ok(pngLikeBytes(100)))
-      let calls = Mutex(0)
+      let calls = Lock(0)
       var configuration = quickConfiguration()
       configuration.requestModifiers = [
         .header("X-Order", "first"),

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Magpie
@@ -23,7 +22,7 @@ import Testing
 
   /// The waits a downloader asked for, instead of waiting: a virtual clock.
   final class SleepLog: Sendable {
-    private let waits = Mutex<[Duration]>([])
+    private let waits = Lock<[Duration]>([])
     func record(_ duration: Duration) { waits.withLock { $0.append(duration) } }
     var recorded: [Duration] { waits.withLock { $0 } }
   }
@@ -32,7 +31,7 @@ import Testing
 
   /// Collects completions and lets a test await a number of them.
   final class Completions: Sendable {
-    private let received = Mutex<[Int: Result<ImageDownloader.Response, MagpieError>]>([:])
+    private let received = Lock<[Int: Result<ImageDownloader.Response, MagpieError>]>([:])
     private let counter = AsyncCounter()
 
     func handler(_ index: Int) -> @Sendable (Result<ImageDownloader.Response, MagpieError>) -> Void {
@@ -56,7 +55,7 @@ import Testing
     loader.suspend()
     let downloader = downloader()
     let completions = Completions()
-    let progress = Mutex<[Int: [Int64]]>([:])
+    let progress = Lock<[Int: [Int64]]>([:])
     for index in 0..<100 {
       downloader.download(
         URLRequest(url: url("a.jpg")),

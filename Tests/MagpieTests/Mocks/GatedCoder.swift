@@ -9,7 +9,7 @@ import Synchronization
 /// work behind it and then watches the order it runs in.
 final class GatedCoder: ImageCoder {
   private let gate = DispatchSemaphore(value: 0)
-  private let state = Mutex<(isFirst: Bool, widths: [Int])>((true, []))
+  private let state = Lock<(isFirst: Bool, widths: [Int])>((true, []))
   private let inner: [any ImageCoder] = CoderRegistry.builtInCoders
   /// Counts decodes as they start.
   let started = AsyncCounter()

@@ -17,7 +17,7 @@ final class InMemoryStorage: ImageDataStoring {
   }
 
   let name: String
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init(name: String = "remote") { self.name = name }
 

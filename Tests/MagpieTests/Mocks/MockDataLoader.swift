@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 @testable import Magpie
 
@@ -34,7 +33,7 @@ final class MockDataLoader: DataLoading, Sendable {
     var chunkWaiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
   private let starts = AsyncCounter()
 
   /// Scripts `outcomes` for `url`, one per attempt; the last one repeats.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 @testable import Magpie
 
@@ -44,7 +43,7 @@ struct FailingProcessor: ImageProcessor {
 
 /// Wraps the built-in coders and counts decodes, to prove work is shared.
 final class CountingCoder: ImageCoder {
-  private let count = Mutex(0)
+  private let count = Lock(0)
   private let inner: [any ImageCoder] = CoderRegistry.builtInCoders
 
   var decodes: Int { count.withLock { $0 } }

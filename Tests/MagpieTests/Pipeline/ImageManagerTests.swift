@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Magpie
@@ -40,7 +39,7 @@ import Testing
 
   /// Disk-write failures the manager reported.
   final class WriteFailures: Sendable {
-    private let errors = Mutex<[MagpieError]>([])
+    private let errors = Lock<[MagpieError]>([])
     func record(_ error: MagpieError) { errors.withLock { $0.append(error) } }
     var recorded: [MagpieError] { errors.withLock { $0 } }
   }
