@@ -30,7 +30,14 @@ package final class Lock<Value: ~Copyable>: @unchecked Sendable {
   /// Creates a lock holding `initialValue`.
   package init(_ initialValue: consuming sending Value) {
     mutex = .allocate(capacity: 1)
-    let status = pthread_mutex_init(mutex, nil)
+    // Adaptive: a contended lock spins briefly before it sleeps. Locks here
+    // are held for a dictionary lookup or a list splice, so the holder is
+    // usually done before a sleep would even start.
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+    let status = pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
     value = .allocate(capacity: 1)
     value.initialize(to: initialValue)
