@@ -62,7 +62,7 @@ public struct WebPCoder: ImageCoder {
       let orientation = container.orientation
       let turn = options.appliesOrientation ? orientation : .up
       if container.isAnimated {
-        var frames = try WebPDecoder.decodeAnimation(bytes, container: container, options: options)
+        var frames = try WebPDecoder.decodeAnimation(container: container, options: options)
         if turn != .up { for i in frames.indices { frames[i].pixels = frames[i].pixels.applying(turn) } }
         if frames.count == 1 {
           frames[0].duration = .zero

@@ -60,9 +60,7 @@ enum WebPDecoder {
   /// Decodes every frame (or the first) of an animation, composited with
   /// straight alpha by ``WebPAnimationDecoder``, after checking the limits
   /// against what the container declares.
-  static func decodeAnimation(
-    _ bytes: UnsafeRawBufferPointer, container: WebPContainer, options: DecodeOptions
-  ) throws(MagpieError) -> [ImageFrame] {
+  static func decodeAnimation(container: WebPContainer, options: DecodeOptions) throws(MagpieError) -> [ImageFrame] {
     let canvas = PixelSize(width: container.width, height: container.height)
     try options.checkPixelLimit(decoded: canvas, declared: canvas)
     let frameCount = options.firstFrameOnly ? 1 : container.frameCount
