@@ -5,56 +5,91 @@ import Foundation
 #endif
 
 extension ImageManager {
-  /// Decodes (or lets the first processor decode) and runs the processors,
-  /// each stage waiting for a slot at `job`'s priority.
-  func decodeAndProcess(
-    _ data: Data, request: ImageRequest, job: LoadJob, metrics: inout ImageTaskMetrics
-  ) async throws(MagpieError) -> Image {
-    let clock = ContinuousClock()
-    let registry = configuration.registry
-    let decodeOptions = self.decodeOptions(for: request, keepingOriginal: request.processors.isEmpty)
-    let processors = request.processors
-    let processingOptions = ImageProcessingOptions(
-      registry: registry, decodeOptions: decodeOptions, firstFrameOnly: request.options.contains(.onlyLoadFirstFrame))
-    let decodeStart = clock.now
-    var image: Image
-    if let first = processors.first {
-      // The first processor gets the bytes, so it can decode at its own size.
-      image = try await run(on: decodeLimiter, for: job) { () throws(MagpieError) in
-        try first.processNamingFailures(item: .data(data), options: processingOptions)
-      }
-    } else {
-      image = try await run(on: decodeLimiter, for: job) { () throws(MagpieError) in
-        try registry.decode(data, options: decodeOptions)
+  /// The decode stage for `request` joined (or started) by `job`: fetch,
+  /// then decode, shared by every job over the same bytes and decode
+  /// options whatever its processors. The fetch's progress and partial
+  /// bytes reach `job` while it waits.
+  func decoded(
+    _ request: ImageRequest, plan: DecodePlan, from sources: FetchSources, job: LoadJob
+  ) async throws(MagpieError) -> DecodedImage {
+    let fetchKey = fetchKey(for: request, from: sources)
+    let observer: @Sendable (StageEvent) -> Void = { [weak self] event in
+      switch event {
+      case .progress(let received, let expected): job.reportProgress(received: received, expected: expected)
+      case .data(let data): self?.decodePartial(data, job: job)
       }
     }
-    metrics.decode += clock.now - decodeStart
-    if processors.count > 1 {
-      let processStart = clock.now
-      let rest = Array(processors.dropFirst())
+    let subscription = decodes.subscribe(key: fetchKey + "\n" + plan.key, priority: job.priority, observer: observer) {
+      [self] stage throws(MagpieError) in
+      let priority = stage.priority
+      let fetch = subscribeFetch(for: request, from: sources, key: fetchKey, priority: priority) { stage.send($0) }
+      return try await decode(plan, fetch: fetch, subscribedAt: priority, stage: stage)
+    }
+    job.setUpstream { subscription.setPriority($0) }
+    defer { job.setUpstream(nil) }
+    return try await subscription.value()
+  }
+
+  /// The decode stage's work: waits for the bytes, then for a decode slot.
+  private func decode(
+    _ plan: DecodePlan, fetch: StageSubscription<FetchedData>, subscribedAt: DownloadPriority,
+    stage: PipelineStage<DecodedImage>
+  ) async throws(MagpieError) -> DecodedImage {
+    stage.onPriorityChange(startedAt: subscribedAt) { fetch.setPriority($0) }
+    let fetched = try await fetch.value()
+    let limiter = decodeLimiter
+    let priority = stage.priority
+    let clock = ContinuousClock()
+    let start = clock.now
+    let image = try await limiter.run(
+      priority: priority,
+      queued: { ticket in stage.onPriorityChange(startedAt: priority) { limiter.setPriority($0, for: ticket) } }
+    ) { () throws(MagpieError) in
+      try plan.decode(fetched.data)
+    }
+    stage.onPriorityChange(startedAt: priority, nil)
+    return DecodedImage(image: image, fetched: fetched, decodeTime: clock.now - start)
+  }
+
+  /// The process stage, one per processor chain: the processors after the
+  /// decode, on a processing slot at `job`'s priority.
+  func process(
+    _ decoded: DecodedImage, plan: DecodePlan, job: LoadJob, metrics: inout ImageTaskMetrics
+  ) async throws(MagpieError) -> Image {
+    metrics.add(decoded.fetched.metrics)
+    metrics.decode += decoded.decodeTime
+    var image = decoded.image
+    let processors = plan.laterProcessors
+    if !processors.isEmpty {
+      let clock = ContinuousClock()
+      let start = clock.now
       let input = image
-      image = try await run(on: processLimiter, for: job) { () throws(MagpieError) in
+      let options = plan.processingOptions
+      let limiter = processLimiter
+      defer { job.setUpstream(nil) }
+      image = try await limiter.run(
+        priority: job.priority, queued: { ticket in job.setUpstream { limiter.setPriority($0, for: ticket) } }
+      ) { () throws(MagpieError) in
         var current = input
-        for processor in rest {
-          current = try processor.processNamingFailures(item: .image(current), options: processingOptions)
+        for processor in processors {
+          current = try processor.processNamingFailures(item: .image(current), options: options)
         }
         return current
       }
-      metrics.process += clock.now - processStart
+      metrics.process += clock.now - start
     }
-    image.scale = decodeOptions.scale
+    image.scale = plan.options.scale
     return image
   }
 
-  /// `work` on `limiter` at `job`'s priority, its ticket on the job while
-  /// it waits.
-  private func run<T: Sendable>(
-    on limiter: WorkLimiter, for job: LoadJob, _ work: @escaping @Sendable () throws(MagpieError) -> T
-  ) async throws(MagpieError) -> T {
-    defer { job.setQueuedWork(nil) }
-    return try await limiter.run(priority: job.priority, queued: { job.setQueuedWork((limiter, $0)) }, work)
+  /// The decode plan for `request` (see ``DecodePlan``).
+  func decodePlan(for request: ImageRequest) -> DecodePlan {
+    DecodePlan(
+      request: request, options: decodeOptions(for: request, keepingOriginal: request.processors.isEmpty),
+      registry: configuration.registry)
   }
 
+  /// The manager's decode limits with `request`'s size, mode and scale.
   func decodeOptions(for request: ImageRequest, keepingOriginal: Bool) -> DecodeOptions {
     var options = configuration.decodeLimits
     options.targetSize = request.targetSize
@@ -63,43 +98,5 @@ extension ImageManager {
     options.scale = request.effectiveScale
     options.keepsOriginalData = keepingOriginal
     return options
-  }
-
-  /// Decodes what has arrived of a progressive JPEG, when a new scan is in,
-  /// and hands the partial image to the job's subscribers.
-  func decodePartial(_ data: Data, job: LoadJob) {
-    let ready = data.withUnsafeBytes { job.shouldDecodePartial($0) }
-    guard ready else { return }
-    let request = job.request
-    let registry = configuration.registry
-    var options = decodeOptions(for: request, keepingOriginal: false)
-    options.allowsPartialImage = true
-    options.firstFrameOnly = true
-    Task.detached { [self] in
-      // Partial passes are previews: decode them small unless the request
-      // already names a size.
-      if options.targetSize == nil, let info = try? registry.info(of: data) {
-        options.targetSize = PixelSize(width: max(1, info.size.width / 4), height: max(1, info.size.height / 4))
-      }
-      let decodeOptions = options
-      var image = try? await decodeLimiter.run { () throws(MagpieError) in
-        try registry.decode(data, options: decodeOptions)
-      }
-      if var partial = image {
-        partial.isPartial = true
-        for processor in request.processors {
-          // A preview a processor cannot handle stops there: the final
-          // decode reports the failure, not a partial pass.
-          guard
-            let next = try? processor.process(
-              item: .image(partial), options: ImageProcessingOptions(registry: registry))
-          else { break }
-          partial = next
-        }
-        partial.isPartial = true
-        image = partial
-      }
-      job.deliverPartial(image)
-    }
   }
 }

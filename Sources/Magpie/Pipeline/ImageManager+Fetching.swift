@@ -5,10 +5,67 @@ import Foundation
 #endif
 
 extension ImageManager {
+  /// Where a fetch may find the source's bytes.
+  struct FetchSources: Sendable {
+    /// Look for the stored original in the cache tiers first.
+    var cache: Bool
+    /// Go to the source when no tier has it.
+    var source: Bool
+  }
+
+  /// The fetch stage's key: one fetch per source, cache key, transfer
+  /// (URL, method, headers) and where it may look.
+  func fetchKey(for request: ImageRequest, from sources: FetchSources) -> String {
+    var key = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
+    if case .network(let urlRequest) = request.source {
+      key += "\n" + ImageDownloader.coalescingKey(for: urlRequest)
+    }
+    let progressive = request.options.contains(.progressiveLoad)
+    return key + "\n\(sources.cache ? "c" : "-")\(sources.source ? "s" : "-")\(progressive ? "p" : "-")"
+  }
+
+  /// Joins (or starts) the fetch for `request`, passing its events to
+  /// `observer`.
+  func subscribeFetch(
+    for request: ImageRequest, from sources: FetchSources, key: String, priority: DownloadPriority,
+    observer: @escaping @Sendable (StageEvent) -> Void
+  ) -> StageSubscription<FetchedData> {
+    fetches.subscribe(key: key, priority: priority, observer: observer) {
+      [self] fetch throws(MagpieError) in
+      try await self.fetch(request, from: sources, stage: fetch)
+    }
+  }
+
+  /// The fetch stage's work: the original from the first cache tier that
+  /// has it, else the source's bytes.
+  private func fetch(
+    _ request: ImageRequest, from sources: FetchSources, stage: PipelineStage<FetchedData>
+  ) async throws(MagpieError) -> FetchedData {
+    var metrics = ImageTaskMetrics()
+    let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
+    if sources.cache {
+      let clock = ContinuousClock()
+      let start = clock.now
+      let original = await configuration.cache.readTiers(
+        forKey: key.original, decoding: nil, fills: true, writeFailed: configuration.cacheWriteFailed)
+      metrics.cacheRead += clock.now - start
+      if let original {
+        metrics.bytesFromCache += original.data.count
+        if let fill = original.fill { writeBehind(fill) }
+        return FetchedData(data: original.data, response: nil, cacheType: original.cacheType, metrics: metrics)
+      }
+    }
+    guard sources.source else {
+      throw MagpieError(.notCached, "\(key) is not in the cache and the request allows only the cache")
+    }
+    let (data, response) = try await load(request, stage: stage, metrics: &metrics)
+    return FetchedData(data: data, response: response, cacheType: .none, metrics: metrics)
+  }
+
   /// The source's bytes: downloaded (shared with identical downloads) or
-  /// read from the provider.
-  func load(
-    _ job: LoadJob, request: ImageRequest, metrics: inout ImageTaskMetrics
+  /// read from the provider, at the stage's priority.
+  private func load(
+    _ request: ImageRequest, stage: PipelineStage<FetchedData>, metrics: inout ImageTaskMetrics
   ) async throws(MagpieError) -> (Data, HTTPURLResponse?) {
     let clock = ContinuousClock()
     switch request.source {
@@ -17,32 +74,36 @@ extension ImageManager {
       let data = try await provider.data()
       metrics.network += clock.now - start
       metrics.bytesLoaded += data.count
-      job.reportProgress(received: Int64(data.count), expected: Int64(data.count))
+      stage.send(.progress(received: Int64(data.count), expected: Int64(data.count)))
       return (data, nil)
     case .network(let urlRequest):
       let downloader = configuration.downloader
-      let progressive = request.options.contains(.progressiveLoad)
       let progress: @Sendable (Int64, Int64?) -> Void = { received, expected in
-        job.reportProgress(received: received, expected: expected)
+        stage.send(.progress(received: received, expected: expected))
       }
       var partial: (@Sendable (Data) -> Void)?
-      if progressive {
-        partial = { @Sendable [weak self] data in self?.decodePartial(data, job: job) }
+      if request.options.contains(.progressiveLoad) {
+        partial = { @Sendable data in stage.send(.data(data)) }
       }
       let onData = partial
+      let token = Lock<ImageDownloader.Token?>(nil)
       let result: Result<ImageDownloader.Response, MagpieError> = await withTaskCancellationHandler {
         await withCheckedContinuation {
           (continuation: CheckedContinuation<Result<ImageDownloader.Response, MagpieError>, Never>) in
           let handlers = ImageDownloader.Handlers(progress: progress, data: onData) { result in
             continuation.resume(returning: result)
           }
-          let token = downloader.download(urlRequest, priority: job.priority, handlers: handlers)
-          job.setDownload(token)
+          let priority = stage.priority
+          let started = downloader.download(urlRequest, priority: priority, handlers: handlers)
+          token.withLock { $0 = started }
+          // Cancelled before the token was known: the handler found none.
+          if Task.isCancelled { downloader.cancel(started) }
+          stage.onPriorityChange(startedAt: priority) { downloader.setPriority($0, for: started) }
         }
       } onCancel: {
-        if let token = job.download { downloader.cancel(token) }
+        if let started = token.withLock({ $0 }) { downloader.cancel(started) }
       }
-      job.setDownload(nil)
+      stage.onPriorityChange(startedAt: stage.priority, nil)
       let response = try result.get()
       metrics.queueWait += response.metrics.queueWait
       metrics.network += response.metrics.transfer

@@ -51,30 +51,20 @@ extension ImageManager {
         if let fill = processed.fill { writeBehind(fill) }
         return ImageResult(image: image, cacheType: processed.cacheType, request: request, data: nil, metrics: metrics)
       }
-      if key.isProcessed, !refreshing {
-        let originalStart = clock.now
-        let original = await cache.readTiers(forKey: key.original, decoding: nil, fills: true, writeFailed: failed)
-        metrics.cacheRead += clock.now - originalStart
-        if let original {
-          metrics.bytesFromCache += original.data.count
-          if let fill = original.fill { writeBehind(fill) }
-          let image = try await decodeAndProcess(original.data, request: request, job: job, metrics: &metrics)
-          await store(
-            image, data: original.data, key: key, request: request, storeOriginal: false, response: nil,
-            metrics: &metrics)
-          return ImageResult(
-            image: image, cacheType: original.cacheType, request: request, data: original.data, metrics: metrics)
-        }
-      }
     }
-    if options.contains(.fromCacheOnly) {
-      throw MagpieError(.notCached, "\(key) is not in the cache and the request allows only the cache")
-    }
-    let (data, response) = try await load(job, request: request, metrics: &metrics)
-    let image = try await decodeAndProcess(data, request: request, job: job, metrics: &metrics)
+    // The original, from a tier that kept it (for processed keys) or the
+    // source, through the stages shared with every chain over it.
+    let fromTiers = key.isProcessed && !options.contains(.forceRefresh) && !options.contains(.refreshCached)
+    let sources = FetchSources(cache: fromTiers, source: !options.contains(.fromCacheOnly))
+    let plan = decodePlan(for: request)
+    let decoded = try await decoded(request, plan: plan, from: sources, job: job)
+    let image = try await process(decoded, plan: plan, job: job, metrics: &metrics)
+    let fetched = decoded.fetched
+    let fromSource = fetched.cacheType == .none
     await store(
-      image, data: data, key: key, request: request, storeOriginal: options.contains(.cacheOriginalImage),
-      response: response, metrics: &metrics)
-    return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
+      image, data: fetched.data, key: key, request: request,
+      storeOriginal: fromSource && options.contains(.cacheOriginalImage), response: fetched.response, metrics: &metrics)
+    return ImageResult(
+      image: image, cacheType: fetched.cacheType, request: request, data: fetched.data, metrics: metrics)
   }
 }

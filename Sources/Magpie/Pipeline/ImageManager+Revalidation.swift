@@ -12,33 +12,65 @@ extension ImageManager {
   ) async throws(MagpieError) -> ImageResult {
     let request = job.request
     let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
-    guard case .network(var urlRequest) = request.source,
-      let validators = await validators.validators(for: key)
-    else {
-      // Nothing to ask with (a provider, or no validators): load afresh.
-      var fresh = request
-      fresh.options.remove(.refreshCached)
-      fresh.options.insert(.forceRefresh)
-      let (data, response) = try await load(job, request: fresh, metrics: &metrics)
-      let image = try await decodeAndProcess(data, request: request, job: job, metrics: &metrics)
-      await store(
-        image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
-      return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
-    }
-    validators.apply(to: &urlRequest)
-    var conditional = request
-    conditional.source = .network(urlRequest)
-    let (data, response) = try await load(job, request: conditional, metrics: &metrics)
-    if response?.statusCode == 304 {
-      metrics.revalidated = true
-      if cacheType != .memory {
-        keepInMemory(cached, forKey: key)
+    let plan = decodePlan(for: request)
+    let fromSource = FetchSources(cache: false, source: true)
+    let decoded: DecodedImage
+    if case .network(var urlRequest) = request.source, let validators = await validators.validators(for: key) {
+      validators.apply(to: &urlRequest)
+      var conditional = request
+      conditional.source = .network(urlRequest)
+      // Its own fetch: a 304 has no body to decode.
+      let fetched = try await fetch(conditional, from: fromSource, job: job)
+      if fetched.response?.statusCode == 304 {
+        metrics.add(fetched.metrics)
+        metrics.revalidated = true
+        if cacheType != .memory {
+          keepInMemory(cached, forKey: key)
+        }
+        return ImageResult(image: cached, cacheType: cacheType, request: request, data: nil, metrics: metrics)
       }
-      return ImageResult(image: cached, cacheType: cacheType, request: request, data: nil, metrics: metrics)
+      decoded = try await decode(fetched, plan: plan, job: job)
+    } else {
+      // Nothing to ask with (a provider, or no validators): load afresh.
+      decoded = try await self.decoded(request, plan: plan, from: fromSource, job: job)
     }
-    let image = try await decodeAndProcess(data, request: request, job: job, metrics: &metrics)
+    let image = try await process(decoded, plan: plan, job: job, metrics: &metrics)
+    let data = decoded.fetched.data
     await store(
-      image, data: data, key: key, request: request, storeOriginal: false, response: response, metrics: &metrics)
+      image, data: data, key: key, request: request, storeOriginal: false, response: decoded.fetched.response,
+      metrics: &metrics)
     return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
+  }
+
+  /// `request`'s bytes through a fetch stage of `job`'s own, with the
+  /// fetch's progress reported to `job`.
+  private func fetch(
+    _ request: ImageRequest, from sources: FetchSources, job: LoadJob
+  ) async throws(MagpieError) -> FetchedData {
+    let key = fetchKey(for: request, from: sources)
+    let subscription = subscribeFetch(for: request, from: sources, key: key, priority: job.priority) { event in
+      if case .progress(let received, let expected) = event {
+        job.reportProgress(received: received, expected: expected)
+      }
+    }
+    job.setUpstream { subscription.setPriority($0) }
+    defer { job.setUpstream(nil) }
+    return try await subscription.value()
+  }
+
+  /// Decodes bytes `job` fetched on its own, on a decode slot at its
+  /// priority.
+  private func decode(_ fetched: FetchedData, plan: DecodePlan, job: LoadJob) async throws(MagpieError) -> DecodedImage
+  {
+    let limiter = decodeLimiter
+    let clock = ContinuousClock()
+    let start = clock.now
+    defer { job.setUpstream(nil) }
+    let image = try await limiter.run(
+      priority: job.priority, queued: { ticket in job.setUpstream { limiter.setPriority($0, for: ticket) } }
+    ) { () throws(MagpieError) in
+      try plan.decode(fetched.data)
+    }
+    return DecodedImage(image: image, fetched: fetched, decodeTime: clock.now - start)
   }
 }

@@ -65,6 +65,10 @@ public final class ImageManager: Sendable {
   let decodeLimiter: WorkLimiter
   let processLimiter: WorkLimiter
   let validators: ValidatorStore
+  /// Running fetches: one per source, cache key and transfer.
+  let fetches = StageTable<FetchedData>()
+  /// Running decodes: one per fetch and decode plan.
+  let decodes = StageTable<DecodedImage>()
   private let jobs = Lock<[String: LoadJob]>([:])
   private let failedSources = FailedSourceMemory()
   /// How many failed sources are remembered (``FailedSourceMemory``).
@@ -203,12 +207,10 @@ public final class ImageManager: Sendable {
         guard let self, let job else { return }
         self.unsubscribe(task, from: job)
       },
-      onPriority: { [weak self, weak job] _ in
-        guard let self, let job else { return }
-        // Every stage the job waits in: the download, or a decode or
-        // processing slot.
-        if let token = job.download { self.configuration.downloader.setPriority(job.priority, for: token) }
-        job.reprioritizeQueuedWork()
+      onPriority: { [weak job] _ in
+        // What the job waits in (the shared decode, which passes it on to
+        // the fetch and the download, or a processing slot) moves.
+        job?.reprioritize()
       })
     if isNew {
       let work = Task.detached { [self] in
@@ -223,8 +225,9 @@ public final class ImageManager: Sendable {
     let (subscriber, isEmpty) = job.remove(taskID: task.id)
     if isEmpty {
       jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
+      // Cancelling the job's work leaves the stages it waits in, which
+      // stop (and stop the download) when nobody else waits.
       job.cancelWork()
-      if let token = job.download { configuration.downloader.cancel(token) }
     }
     if let subscriber, let result = subscriber.task.finish(with: .failure(ImageTask.cancellation)) {
       subscriber.completion(result)

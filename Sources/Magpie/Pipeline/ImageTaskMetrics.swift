@@ -25,4 +25,17 @@ public struct ImageTaskMetrics: Sendable, Equatable {
 
   /// Empty metrics.
   public init() {}
+
+  /// Adds `other`'s times and counts (a shared stage's share of the work).
+  mutating func add(_ other: ImageTaskMetrics) {
+    queueWait += other.queueWait
+    network += other.network
+    decode += other.decode
+    process += other.process
+    cacheRead += other.cacheRead
+    cacheWrite += other.cacheWrite
+    bytesLoaded += other.bytesLoaded
+    bytesFromCache += other.bytesFromCache
+    attempts += other.attempts
+  }
 }

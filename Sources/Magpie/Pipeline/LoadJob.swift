@@ -12,13 +12,13 @@ final class LoadJob: Sendable {
   private struct State {
     var subscribers: [Int: Subscriber] = [:]
     var work: Task<Void, Never>?
-    var download: ImageDownloader.Token?
     var isFinished = false
     var progressiveScanner = ProgressiveJPEGScanner()
     var partialScansShown = 0
     var partialDecodeRunning = false
-    /// The job's decode or processing while it waits for a slot.
-    var queuedWork: (limiter: WorkLimiter, ticket: WorkLimiter.Ticket)?
+    /// Moves what the job waits for now (the shared decode stage, or a
+    /// processing slot) to a new priority.
+    var upstream: (@Sendable (DownloadPriority) -> Void)?
   }
 
   /// What the job makes.
@@ -55,30 +55,24 @@ final class LoadJob: Sendable {
     state.withLock { $0.work = work }
   }
 
-  /// Records the download subscription (for priority changes).
-  func setDownload(_ token: ImageDownloader.Token?) {
-    state.withLock { $0.download = token }
-  }
-
-  /// The download subscription, if one is running.
-  var download: ImageDownloader.Token? { state.withLock { $0.download } }
-
   /// The highest priority among the subscribers.
   var priority: DownloadPriority {
     state.withLock { state in state.subscribers.values.map(\.task.priority).max() ?? request.effectivePriority }
   }
 
-  /// Records the job's decode or processing waiting in `limiter` (`nil`
-  /// once it runs), so a priority change can move it in that queue.
-  func setQueuedWork(_ work: (limiter: WorkLimiter, ticket: WorkLimiter.Ticket)?) {
-    state.withLock { $0.queuedWork = work }
+  /// Records how to move what the job waits for now to a new priority
+  /// (`nil` once it waits for nothing), and applies the job's priority
+  /// now, in case it changed since the wait started (the same priority
+  /// moves nothing).
+  func setUpstream(_ upstream: (@Sendable (DownloadPriority) -> Void)?) {
+    state.withLock { $0.upstream = upstream }
+    if let upstream { upstream(priority) }
   }
 
-  /// Moves the job's waiting decode or processing to its priority now.
-  func reprioritizeQueuedWork() {
+  /// Moves what the job waits for to the job's priority now.
+  func reprioritize() {
     let priority = self.priority
-    guard let work = state.withLock({ $0.queuedWork }) else { return }
-    work.limiter.setPriority(priority, for: work.ticket)
+    state.withLock { $0.upstream }?(priority)
   }
 
   /// Stops the work (no subscriber is left).

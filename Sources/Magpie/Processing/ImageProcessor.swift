@@ -18,6 +18,20 @@ public protocol ImageProcessor: Sendable {
   /// pipeline sets ``MagpieError/processor`` to ``identifier`` when the
   /// error does not name a processor yet.
   func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image
+
+  /// Whether the processor, first in a chain, does better given the
+  /// encoded bytes than a decoded image, because it decodes them at its
+  /// own smaller size (``ImageProcessors/Downsampling``,
+  /// ``ImageProcessors/Resizing``). The pipeline hands such a processor
+  /// the bytes; every other chain gets the decoded image, one decode
+  /// shared by every chain over the same bytes. `false` unless a
+  /// processor says otherwise.
+  var prefersEncodedData: Bool { get }
+}
+
+extension ImageProcessor {
+  /// `false`: the processor gets the shared decoded image.
+  public var prefersEncodedData: Bool { false }
 }
 
 extension ImageProcessor {

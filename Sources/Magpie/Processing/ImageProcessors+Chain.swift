@@ -20,6 +20,9 @@ extension ImageProcessors {
     /// The parts' identifiers joined with `|`.
     public var identifier: String { processors.map(\.identifier).joined(separator: "|") }
 
+    /// What the first part prefers.
+    public var prefersEncodedData: Bool { processors.first?.prefersEncodedData ?? false }
+
     /// Runs the processors in turn; throws what the first to fail throws,
     /// with ``MagpieError/processor`` naming that part (not the chain).
     public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {

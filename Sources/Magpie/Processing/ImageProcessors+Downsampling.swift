@@ -32,6 +32,10 @@ extension ImageProcessors {
       "downsample(\(ProcessorIdentifier.size(size)),\(kernel.rawValue),\(colorSpace.rawValue))"
     }
 
+    /// `true`: given the bytes, it decodes at the smallest size that covers
+    /// ``size``.
+    public var prefersEncodedData: Bool { true }
+
     /// The image fitted inside ``size``; unchanged when it already fits.
     public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       if case .data(let data) = item, colorSpace == .sRGB {

@@ -40,6 +40,10 @@ extension ImageProcessors {
       "resize(\(ProcessorIdentifier.size(size)),\(mode.rawValue),\(kernel.rawValue),\(colorSpace.rawValue))"
     }
 
+    /// `true`: given the bytes, it decodes at the smallest size that covers
+    /// ``size``.
+    public var prefersEncodedData: Bool { true }
+
     /// The resized image.
     public func process(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
       // Fit needs the image to cover the fitted size; fill and stretch need

@@ -35,6 +35,7 @@ final class MockDataLoader: DataLoading, Sendable {
 
   private let state = Lock(State())
   private let starts = AsyncCounter()
+  private let cancels = AsyncCounter()
 
   /// Scripts `outcomes` for `url`, one per attempt; the last one repeats.
   func script(_ url: URL, _ outcomes: Outcome...) {
@@ -94,6 +95,11 @@ final class MockDataLoader: DataLoading, Sendable {
   /// Returns once `count` transfers have started in all.
   func waitForStarts(_ count: Int) async {
     await starts.wait(for: count)
+  }
+
+  /// Returns once `count` transfers have been cancelled in all.
+  func waitForCancels(_ count: Int) async {
+    await cancels.wait(for: count)
   }
 
   func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
@@ -162,6 +168,7 @@ final class MockDataLoader: DataLoading, Sendable {
         if case .cancelled = termination {
           task.cancel()
           self?.state.withLock { $0.cancelled.append(url) }
+          self?.cancels.increment()
         }
       }
     }

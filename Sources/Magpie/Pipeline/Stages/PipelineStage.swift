@@ -1,0 +1,138 @@
+/// One piece of shared pipeline work (a fetch or a decode) and the
+/// subscribers waiting for it, in the manner of Nuke's tasks: identical
+/// work joins one stage, and the stage's work is cancelled only when its
+/// last subscriber leaves. Its queued work runs at the highest priority
+/// among its subscribers. The rules live in ``StageState``; this class
+/// applies them under a lock and runs the work.
+final class PipelineStage<Value: Sendable>: Sendable {
+  typealias Waiter = CheckedContinuation<Result<Value, MagpieError>, Never>
+
+  private struct Shared {
+    var machine: StageState<Value, Waiter>
+    var observers: [Int: @Sendable (StageEvent) -> Void] = [:]
+    var work: Task<Void, Never>?
+    /// Moves the stage's queued work (a download, a decode slot) to a new
+    /// priority; set by the work for the step it waits in.
+    var reprioritize: (@Sendable (DownloadPriority) -> Void)?
+    /// Drops the stage from its table once it takes no more subscribers.
+    var closed: (@Sendable () -> Void)?
+  }
+
+  /// The stage table's key.
+  let key: String
+  private let state: Lock<Shared>
+
+  init(key: String, priority: DownloadPriority) {
+    self.key = key
+    state = Lock(Shared(machine: StageState(priority: priority)))
+  }
+
+  /// The priority the stage's work should wait at now.
+  var priority: DownloadPriority { state.withLock { $0.machine.priority } }
+
+  /// Subscribers waiting for the outcome.
+  var subscriberCount: Int { state.withLock { $0.machine.subscriberCount } }
+
+  /// Joins the stage; `nil` once it is closed (finished or abandoned).
+  /// `observer` gets the stage's events until the subscriber leaves.
+  func subscribe(
+    priority: DownloadPriority, observer: (@Sendable (StageEvent) -> Void)?
+  ) -> StageSubscription<Value>? {
+    let joined = state.withLock { shared -> (Int, (@Sendable (DownloadPriority) -> Void)?, DownloadPriority?)? in
+      guard let (id, raised) = shared.machine.subscribe(priority: priority) else { return nil }
+      if let observer { shared.observers[id] = observer }
+      return (id, shared.reprioritize, raised)
+    }
+    guard let (id, handler, raised) = joined else { return nil }
+    if let raised { handler?(raised) }
+    return StageSubscription(stage: self, id: id)
+  }
+
+  /// Starts `work` on a task of its own; `closed` runs once the stage takes
+  /// no more subscribers (to drop it from its table).
+  func start(
+    _ work: @escaping @Sendable (PipelineStage<Value>) async throws(MagpieError) -> Value,
+    closed: @escaping @Sendable () -> Void
+  ) {
+    let task = Task.detached { [self] in
+      let result: Result<Value, MagpieError>
+      do throws(MagpieError) {
+        result = .success(try await work(self))
+      } catch {
+        result = .failure(error)
+      }
+      let (waiters, closed) = state.withLock { shared -> ([Waiter], (@Sendable () -> Void)?) in
+        shared.reprioritize = nil
+        shared.observers = [:]
+        defer { shared.closed = nil }
+        return (shared.machine.finish(result), shared.closed)
+      }
+      closed?()
+      for waiter in waiters { waiter.resume(returning: result) }
+    }
+    state.withLock { shared in
+      shared.work = task
+      shared.closed = closed
+    }
+  }
+
+  /// Installs how to move the work's current wait to a new priority;
+  /// applies it at once if the priority changed since `startedAt`.
+  func onPriorityChange(startedAt: DownloadPriority, _ handler: (@Sendable (DownloadPriority) -> Void)?) {
+    let current = state.withLock { shared -> DownloadPriority in
+      shared.reprioritize = handler
+      return shared.machine.priority
+    }
+    if current != startedAt { handler?(current) }
+  }
+
+  /// Passes `event` to every subscriber's observer.
+  func send(_ event: StageEvent) {
+    let observers = state.withLock { Array($0.observers.values) }
+    for observer in observers { observer(event) }
+  }
+
+  // MARK: A subscriber's side
+
+  func wait(_ id: Int) async -> Result<Value, MagpieError> {
+    await withCheckedContinuation { (continuation: Waiter) in
+      switch state.withLock({ $0.machine.wait(id, with: continuation) }) {
+      case .deliver(let result): continuation.resume(returning: result)
+      case .wait: break
+      case .cancelled: continuation.resume(returning: .failure(Self.cancellation))
+      }
+    }
+  }
+
+  func leave(_ id: Int) {
+    typealias Left = (
+      StageState<Value, Waiter>.LeaveAction, Task<Void, Never>?, (@Sendable (DownloadPriority) -> Void)?,
+      (@Sendable () -> Void)?
+    )
+    let (action, work, handler, closed) = state.withLock { shared -> Left in
+      shared.observers[id] = nil
+      let action = shared.machine.leave(id)
+      guard action.cancelsWork else { return (action, nil, shared.reprioritize, nil) }
+      defer { shared.closed = nil }
+      return (action, shared.work, nil, shared.closed)
+    }
+    if action.cancelsWork {
+      closed?()
+      work?.cancel()
+    } else if let lowered = action.newPriority {
+      handler?(lowered)
+    }
+    let cancelled: Result<Value, MagpieError> = .failure(Self.cancellation)
+    action.waiter?.resume(returning: cancelled)
+  }
+
+  func setPriority(_ priority: DownloadPriority, of id: Int) {
+    let (changed, handler) = state.withLock {
+      shared -> (DownloadPriority?, (@Sendable (DownloadPriority) -> Void)?) in
+      (shared.machine.setPriority(priority, of: id), shared.reprioritize)
+    }
+    if let changed { handler?(changed) }
+  }
+
+  static var cancellation: MagpieError { MagpieError(.cancelled, "every task waiting for this work was cancelled") }
+}
