@@ -14,28 +14,7 @@ import Foundation
 final class URLSessionTransfer: Sendable {
   typealias Continuation = AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
 
-  private struct State: Sendable {
-    var continuation: Continuation?
-    var task: URLSessionDataTask?
-    var preparation: Task<Void, Never>?
-    /// The request of the current hop, as sent.
-    var request: URLRequest
-    /// The first request, after modifiers.
-    var original: URLRequest
-    var validator: ResponseValidator
-    var deadline: TransferDeadline
-    var redirects = 0
-    /// Set while a redirect handler decides: the task must then be ended
-    /// through this completion handler, never with `cancel()`, or
-    /// FoundationNetworking traps when the late answer arrives.
-    var pendingRedirect: (@Sendable (URLRequest?) -> Void)?
-    // DispatchWorkItem.cancel() is thread-safe.
-    var timer: UncheckedSendable<DispatchWorkItem>?
-  }
-
-  private static let timerQueue = DispatchQueue(label: "magpie.urlsession-loader.timeouts")
-
-  private let configuration: DataLoaderConfiguration
+  let configuration: DataLoaderConfiguration
   private let registry: URLSessionLoaderDelegate
   /// The loader's queue for calls into FoundationNetworking that wait on
   /// its internal queue (`resume()`, `cancel()`): made there, they can
@@ -43,7 +22,7 @@ final class URLSessionTransfer: Sendable {
   /// timers, even when that internal queue is stuck (see
   /// ``URLSessionDataLoader``).
   private let control: DispatchQueue
-  private let state: Lock<State>
+  let state: Lock<State>
 
   init(
     request: URLRequest, configuration: DataLoaderConfiguration, continuation: Continuation,
@@ -115,166 +94,9 @@ final class URLSessionTransfer: Sendable {
     end(MagpieError(.cancelled, "the load was cancelled"), cancellingTask: true)
   }
 
-  // MARK: Delegate events (on the session's serial delegate queue)
-
-  func didReceive(_ response: URLResponse) {
-    guard let response = response as? HTTPURLResponse else {
-      end(MagpieError(.invalidResponse, "the answer was not an HTTP response"), cancellingTask: true)
-      return
-    }
-    let failure = state.withLock { (state: inout State) -> MagpieError? in
-      guard let continuation = state.continuation else { return nil }
-      state.deadline.touch()
-      do throws(MagpieError) {
-        try state.validator.accept(ResponseHead(response))
-        continuation.yield(.response(response))
-        return nil
-      } catch {
-        return error
-      }
-    }
-    if let failure { end(failure, cancellingTask: true) }
-  }
-
-  func didReceive(_ data: Data) {
-    let failure = state.withLock { (state: inout State) -> MagpieError? in
-      guard let continuation = state.continuation else { return nil }
-      state.deadline.touch()
-      do throws(MagpieError) {
-        if let event = try state.validator.accept(data) { continuation.yield(event) }
-        return nil
-      } catch {
-        return error
-      }
-    }
-    if let failure { end(failure, cancellingTask: true) }
-  }
-
-  func didComplete(_ error: (any Error)?) {
-    if let error {
-      let failure = state.withLock { state -> MagpieError in
-        // FoundationNetworking reports libcurl's "transfer closed with N
-        // bytes remaining" (a clean close before Content-Length) as an
-        // unknown error; say what it is, as the curl loader does.
-        if let urlError = error as? URLError, urlError.code == .unknown,
-          let expected = state.validator.expected, state.validator.received < expected
-        {
-          do throws(MagpieError) { _ = try state.validator.finish() } catch { return error }
-        }
-        return URLSessionErrorMapping.magpieError(error, url: state.request.url)
-      }
-      end(failure, cancellingTask: false)
-      return
-    }
-    let failure = state.withLock { (state: inout State) -> MagpieError? in
-      guard let continuation = state.continuation else { return nil }
-      do throws(MagpieError) {
-        if let event = try state.validator.finish() { continuation.yield(event) }
-        return nil
-      } catch {
-        return error
-      }
-    }
-    end(failure, cancellingTask: false)
-  }
-
-  /// A redirect: counts it, builds the next request by ``RedirectRules``,
-  /// asks the handler, and answers FoundationNetworking.
-  ///
-  /// FoundationNetworking traps if the completion handler is called after
-  /// the task was cancelled, so it is called under the lock (cancellation
-  /// takes the lock too), or handed to ``end(_:cancellingTask:)``, which
-  /// then calls it with `nil` instead of cancelling the task. A redirect
-  /// that arrives after the load ended gets no answer: its task is gone.
-  func willRedirect(
-    _ response: HTTPURLResponse, proposed: URLRequest, completion: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    enum Step {
-      case done
-      case fail(MagpieError)
-      case ask(HTTPRedirect)
-    }
-    let maximum = configuration.maximumRedirects
-    let step: Step = state.withLock { state in
-      guard state.continuation != nil else { return .done }
-      state.redirects += 1
-      state.deadline.touch()
-      let from = state.request.url?.absoluteString ?? "?"
-      guard state.redirects <= maximum else {
-        state.pendingRedirect = completion
-        return .fail(
-          MagpieError(
-            .invalidResponse,
-            "more than \(maximum) redirects (maximumRedirects), the last from \(from); a redirect loop?"))
-      }
-      var next: URLRequest
-      switch RedirectRules.nextRequest(after: response, to: state.request) {
-      case .failure(let error)?:
-        state.pendingRedirect = completion
-        return .fail(error)
-      case .success(let request)?: next = request
-      case nil: next = proposed
-      }
-      RequestPreparation.addCredentials(to: &next, configuration: configuration)
-      guard configuration.redirectHandler != nil else {
-        state.request = next
-        completion(withBackstopTimeout(next))
-        return .done
-      }
-      state.pendingRedirect = completion
-      return .ask(
-        HTTPRedirect(
-          response: response, proposedRequest: next, originalRequest: state.original, number: state.redirects))
-    }
-    switch step {
-    case .done:
-      return
-    case .fail(let error):
-      end(error, cancellingTask: true)
-    case .ask(let redirect):
-      guard let handler = configuration.redirectHandler else { return }
-      Task {
-        let decision = await handler(redirect)
-        self.decide(decision, redirect: redirect)
-      }
-    }
-  }
-
-  private func decide(_ decision: RedirectDecision, redirect: HTTPRedirect) {
-    let next: URLRequest?
-    switch decision {
-    case .follow: next = redirect.proposedRequest
-    case .followModified(let request): next = request
-    case .refuse: next = nil
-    }
-    let followed: Bool = state.withLock { state in
-      guard let next, let completion = state.pendingRedirect else { return false }
-      state.pendingRedirect = nil
-      state.request = next
-      completion(withBackstopTimeout(next))
-      return true
-    }
-    guard !followed, next == nil else { return }
-    let status = redirect.response.statusCode
-    end(
-      MagpieError(
-        .httpStatus,
-        "the redirect handler refused the \(status) redirect to \(redirect.proposedRequest.url?.absoluteString ?? "?")",
-        statusCode: status),
-      cancellingTask: true)
-  }
-
-  private func withBackstopTimeout(_ request: URLRequest) -> URLRequest {
-    var request = request
-    request.timeoutInterval = Double(configuration.resourceTimeout.components.seconds) + 5
-    return request
-  }
-
-  // MARK: Ending
-
   /// Finishes the stream (with `error`, or cleanly when `nil`) unless it is
   /// finished already, and stops the transfer.
-  private func end(_ error: MagpieError?, cancellingTask: Bool) {
+  func end(_ error: MagpieError?, cancellingTask: Bool) {
     let taken = state.withLock {
       state -> (
         Continuation, URLSessionDataTask?, (@Sendable (URLRequest?) -> Void)?, UncheckedSendable<DispatchWorkItem>?,
@@ -300,36 +122,5 @@ final class URLSessionTransfer: Sendable {
       control.async { task.cancel() }
     }
     if let error { continuation.finish(throwing: error) } else { continuation.finish() }
-  }
-
-  // MARK: Timeouts
-
-  private func scheduleTimer() {
-    let item = DispatchWorkItem { [weak self] in self?.timerFired() }
-    let expiry: UInt64? = state.withLock { state in
-      guard state.continuation != nil else { return nil }
-      state.timer = UncheckedSendable(item)
-      return state.deadline.nextExpiry
-    }
-    guard let expiry else { return }
-    Self.timerQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: expiry), execute: item)
-  }
-
-  private func timerFired() {
-    enum Check {
-      case done
-      case expired(MagpieError)
-      case later
-    }
-    let check: Check = state.withLock { state in
-      guard state.continuation != nil else { return .done }
-      if let error = state.deadline.expired() { return .expired(error) }
-      return .later
-    }
-    switch check {
-    case .done: return
-    case .expired(let error): end(error, cancellingTask: true)
-    case .later: scheduleTimer()
-    }
   }
 }

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension ImageDownloader {
+  func start(_ ids: [Int]) {
+    for id in ids {
+      let request: URLRequest? = state.withLock { state in
+        guard state.downloads[id] != nil else { return nil }
+        state.downloads[id]!.started = clock.now
+        return state.downloads[id]!.request
+      }
+      guard let request else { continue }
+      let task = Task.detached { [self] in
+        let result = await run(id, request)
+        finish(id, result)
+      }
+      let cancelled = state.withLock { state -> Bool in
+        guard state.downloads[id] != nil else { return true }
+        state.downloads[id]!.task = task
+        return false
+      }
+      // Every subscriber left between starting and recording the task.
+      if cancelled { task.cancel() }
+    }
+  }
+
+  private func run(_ id: Int, _ request: URLRequest) async -> Result<Response, MagpieError> {
+    let begun = clock.now
+    var attempt = 0
+    while true {
+      attempt += 1
+      let outcome = await transfer(id, request)
+      switch outcome {
+      case .success(let (data, response)):
+        let metrics = state.withLock { state -> Metrics in
+          let download = state.downloads[id]
+          return Metrics(
+            queueWait: (download?.started ?? begun) - (download?.enqueued ?? begun), transfer: clock.now - begun,
+            attempts: attempt, bytes: data.count)
+        }
+        return .success(Response(data: data, response: response, metrics: metrics))
+      case .failure(let error):
+        if Task.isCancelled { return .failure(MagpieError(.cancelled, "the download was cancelled")) }
+        guard let wait = configuration.retryPolicy.delay(afterAttempt: attempt, error: error) else {
+          return .failure(error)
+        }
+        do {
+          try await configuration.sleep(wait)
+        } catch {
+          return .failure(MagpieError(.cancelled, "the download was cancelled while waiting to retry"))
+        }
+      }
+    }
+  }
+
+  /// One attempt: the response and the whole body, with progress to every
+  /// subscriber.
+  private func transfer(_ id: Int, _ request: URLRequest) async -> Result<(Data, HTTPURLResponse), MagpieError> {
+    var data = Data()
+    var response: HTTPURLResponse?
+    do {
+      for try await event in configuration.dataLoader.load(request) {
+        switch event {
+        case .response(let http):
+          response = http
+          data = Data()
+          let expected = http.expectedContentLength
+          if expected > 0 { data.reserveCapacity(Int(min(expected, 256 << 20))) }
+        case .data(let chunk, let received, let expected):
+          data.append(chunk)
+          let handlers = state.withLock { state -> [Handlers] in
+            guard state.downloads[id] != nil else { return [] }
+            state.downloads[id]!.received = received
+            state.downloads[id]!.expected = expected
+            return state.downloads[id]!.subscribers.values.map(\.handlers)
+          }
+          for handler in handlers {
+            handler.progress?(received, expected)
+            handler.data?(data)
+          }
+        }
+      }
+    } catch let error as MagpieError {
+      return .failure(error)
+    } catch is CancellationError {
+      return .failure(MagpieError(.cancelled, "the download was cancelled"))
+    } catch {
+      return .failure(MagpieError(.network, "\(error)", underlying: error))
+    }
+    guard let response else {
+      return .failure(MagpieError(.network, "the connection ended before a response arrived"))
+    }
+    return .success((data, response))
+  }
+
+  private func finish(_ id: Int, _ result: Result<Response, MagpieError>) {
+    let (subscribers, toStart) = state.withLock { state -> ([Subscriber], [Int]) in
+      guard let download = state.downloads.removeValue(forKey: id) else { return ([], []) }
+      if state.byKey[download.key] == id { state.byKey[download.key] = nil }
+      return (Array(download.subscribers.values), state.queue.remove(id))
+    }
+    start(toStart)
+    for subscriber in subscribers { subscriber.handlers.completion(result) }
+  }
+}

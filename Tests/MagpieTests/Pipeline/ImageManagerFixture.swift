@@ -1,0 +1,49 @@
+import Foundation
+
+@testable import Magpie
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What the ``ImageManager`` suites share: each suite holds a scripted
+/// loader, a cache folder of its own and a registry over a coder that
+/// counts its decodes; this builds managers, URLs and PNGs over them.
+protocol ImageManagerFixture {
+  var loader: MockDataLoader { get }
+  var directory: TemporaryDirectory { get }
+  var registry: CoderRegistry { get }
+}
+
+extension ImageManagerFixture {
+  func manager(
+    maximumDownloads: Int = 6, writeFailures: WriteFailures? = nil, serializer: (any CacheSerializer)? = nil
+  ) throws -> ImageManager {
+    let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
+    let cache = ImageCache(
+      memoryCache: MemoryCache(limits: .init(totalCost: 256 << 20)), diskCache: disk,
+      serializer: serializer ?? DefaultCacheSerializer(registry: registry), trimsOnMemoryPressure: false)
+    let downloader = ImageDownloader(
+      configuration: .init(
+        dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never, sleep: { _ in }))
+    var onWriteFailure: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+    if let writeFailures {
+      onWriteFailure = { error, _ in writeFailures.record(error) }
+    }
+    return ImageManager(
+      configuration: ImageManager.Configuration(
+        cache: cache, downloader: downloader, registry: registry, cacheWriteFailed: onWriteFailure))
+  }
+
+  func url(_ name: String) -> URL { URL(string: "https://images.example.com/\(name)")! }
+
+  /// A PNG whose pixels encode their position.
+  func png(width: Int = 40, height: Int = 30, seed: Int = 0) throws -> Data {
+    var bytes = [UInt8]()
+    for y in 0..<height {
+      for x in 0..<width { bytes += [UInt8((x * 5 + seed) % 256), UInt8((y * 7) % 256), UInt8(seed % 256), 255] }
+    }
+    return try CoderRegistry.shared.encode(
+      Image(pixels: PixelBuffer(width: width, height: height, straightRGBA: bytes)), as: .png)
+  }
+}
