@@ -91,6 +91,33 @@ import Testing
     #expect(await origin.waitForClientClose("/stalled.png"))
   }
 
+  @Test func threeChainsMakeOneRequestAndCancellingThemAllClosesTheConnection() async throws {
+    let origin = try FaultOrigin()
+    defer { origin.stop() }
+    origin.route("/chains.png", .stallMidBody(try sample, sent: 1000))
+    let manager = try manager()
+    let chains: [[any ImageProcessor]] = [
+      [ImageProcessors.BlackWhite()], [ImageProcessors.Flip(.vertical)], [ImageProcessors.Blur(radius: 1)],
+    ]
+    let done = AsyncCounter()
+    let tasks = chains.map { chain in
+      manager.loadImage(
+        with: ImageRequest(url: origin.url("/chains.png"), processors: chain), callbackQueue: .immediate
+      ) { _ in done.increment() }
+    }
+    await manager.decodes.waitUntilSubscribed(3)
+    #expect(await origin.waitForRequests("/chains.png"))
+    // Two leave: the shared download goes on for the third.
+    tasks[0].cancel()
+    tasks[1].cancel()
+    await done.wait(for: 2)
+    #expect(manager.fetches.count == 1)
+    tasks[2].cancel()
+    await done.wait(for: 3)
+    #expect(await origin.waitForClientClose("/chains.png"))
+    #expect(origin.requestCount("/chains.png") == 1)
+  }
+
   @Test func everyFaultIsATypedErrorInTimeAndLeavesTheCacheEmpty() async throws {
     let origin = try FaultOrigin()
     defer { origin.stop() }

@@ -10,13 +10,14 @@ import Testing
   let coder = GatedCoder()
 
   /// A memory-only manager that decodes one image at a time.
-  private func manager() -> ImageManager {
+  private func manager(processing: Int = ProcessInfo.processInfo.activeProcessorCount) -> ImageManager {
     let cache = ImageCache(
       memoryCache: MemoryCache(limits: .init(totalCost: 64 << 20)), diskCache: nil, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
     return ImageManager(
       configuration: ImageManager.Configuration(
-        cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]), maximumConcurrentDecodes: 1))
+        cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]), maximumConcurrentDecodes: 1,
+        maximumConcurrentProcessing: processing))
   }
 
   /// An opaque PNG `width` pixels wide, so each decode names its image.
@@ -47,5 +48,28 @@ import Testing
     coder.open()
     for task in tasks { _ = try await task.response }
     #expect(coder.decodedWidths == [10, 11, 13, 12])
+  }
+
+  @Test func queuedProcessingRunsInPriorityOrderAndARaisedTaskMovesAhead() async throws {
+    let manager = manager(processing: 1)
+    let gate = GatedProcessor.Gate()
+    coder.open()
+    for width in [20, 21, 22, 23] { loader.script(url(width), .respond(body: try png(width: width))) }
+    var tasks: [ImageTask] = []
+    for (index, priority) in [DownloadPriority.normal, .low, .normal, .high].enumerated() {
+      var request = ImageRequest(url: url(20 + index), processors: [GatedProcessor(tag: index, gate: gate)])
+      request.priority = priority
+      tasks.append(manager.loadImage(with: request, callbackQueue: .immediate) { _ in })
+      // The first pass takes the only processing slot; the rest queue.
+      if index == 0 {
+        await gate.started.wait(for: 1)
+      } else {
+        await manager.processLimiter.waitUntilWaiting(index)
+      }
+    }
+    tasks[1].priority = .veryHigh
+    gate.open()
+    for task in tasks { _ = try await task.response }
+    #expect(gate.tags == [0, 1, 3, 2])
   }
 }
