@@ -20,46 +20,6 @@ import Synchronization
 /// result.cacheType  // .none, .memory or .disk
 /// ```
 public final class ImageManager: Sendable {
-  /// What the manager is built from and its limits.
-  public struct Configuration: Sendable {
-    /// Memory and disk caches.
-    public var cache: ImageCache
-    /// Downloads network sources.
-    public var downloader: ImageDownloader
-    /// Decodes.
-    public var registry: CoderRegistry
-    /// Turns URLs into cache keys (e.g. dropping signature query items).
-    public var cacheKeyFilter: CacheKeyFilter
-    /// Limits for every decode (pixel count, bytes of all frames).
-    public var decodeLimits: DecodeOptions
-    /// Decodes running at once.
-    public var maximumConcurrentDecodes: Int
-    /// Processor chains running at once.
-    public var maximumConcurrentProcessing: Int
-    /// Called when storing to the disk cache fails (a full disk, a
-    /// read-only folder): the load itself has already succeeded from memory.
-    public var cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
-
-    /// A configuration over the given cache and downloader; decodes and
-    /// processing each run on as many threads as there are cores.
-    public init(
-      cache: ImageCache, downloader: ImageDownloader, registry: CoderRegistry = .shared,
-      cacheKeyFilter: CacheKeyFilter = .absoluteString, decodeLimits: DecodeOptions = DecodeOptions(),
-      maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-      maximumConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
-      cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)? = nil
-    ) {
-      self.cache = cache
-      self.downloader = downloader
-      self.registry = registry
-      self.cacheKeyFilter = cacheKeyFilter
-      self.decodeLimits = decodeLimits
-      self.maximumConcurrentDecodes = max(1, maximumConcurrentDecodes)
-      self.maximumConcurrentProcessing = max(1, maximumConcurrentProcessing)
-      self.cacheWriteFailed = cacheWriteFailed
-    }
-  }
-
   /// The configuration in force.
   public let configuration: Configuration
   let decodeLimiter: WorkLimiter
@@ -79,8 +39,12 @@ public final class ImageManager: Sendable {
   /// A manager with `configuration`.
   public init(configuration: Configuration) {
     self.configuration = configuration
-    decodeLimiter = WorkLimiter(label: "magpie.decode", limit: configuration.maximumConcurrentDecodes)
-    processLimiter = WorkLimiter(label: "magpie.process", limit: configuration.maximumConcurrentProcessing)
+    let concurrency = configuration.concurrency
+    decodeLimiter = WorkLimiter(label: "magpie.decode", limit: concurrency.decodes)
+    processLimiter = WorkLimiter(label: "magpie.process", limit: concurrency.processing)
+    if configuration.downloader.maximumConcurrentDownloads != concurrency.downloads {
+      configuration.downloader.setMaximumConcurrentDownloads(concurrency.downloads)
+    }
     validators = ValidatorStore(cache: configuration.cache)
   }
 
@@ -93,11 +57,12 @@ public final class ImageManager: Sendable {
     partialImage: (@Sendable (Image) -> Void)? = nil
   ) async throws(MagpieError) -> ImageResult {
     if let hit = memoryHit(for: request) { return hit }
+    // The task is the delivery point for both forms: this one waits on it,
+    // the completion form hands it callbacks.
     let task = makeTask(request)
-    let result: Result<ImageResult, MagpieError> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        start(task, progress: progress, partialImage: partialImage) { continuation.resume(returning: $0) }
-      }
+    start(task, progress: progress, partialImage: partialImage, completion: nil)
+    let result = await withTaskCancellationHandler {
+      await task.waitForResult()
     } onCancel: {
       task.cancel()
     }
@@ -180,7 +145,7 @@ public final class ImageManager: Sendable {
   private func start(
     _ task: ImageTask, progress: (@Sendable (ImageTask.Progress) -> Void)?,
     partialImage: (@Sendable (Image) -> Void)?,
-    completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
+    completion: (@Sendable (Result<ImageResult, MagpieError>) -> Void)?
   ) {
     let request = task.request
     let sourceKey = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
@@ -189,7 +154,7 @@ public final class ImageManager: Sendable {
     } else if let failure = failedSources.failure(of: sourceKey) {
       var error = failure
       error.reason = "failed before (\(failure.reason)); not tried again without .retryFailed"
-      if let result = task.finish(with: .failure(error)) { completion(result) }
+      if let result = task.finish(with: .failure(error)) { completion?(result) }
       return
     }
     let subscriber = LoadJob.Subscriber(
@@ -230,7 +195,7 @@ public final class ImageManager: Sendable {
       job.cancelWork()
     }
     if let subscriber, let result = subscriber.task.finish(with: .failure(ImageTask.cancellation)) {
-      subscriber.completion(result)
+      subscriber.completion?(result)
     }
   }
 
@@ -244,7 +209,7 @@ public final class ImageManager: Sendable {
         delivered = .success(value)
       }
       // A task cancelled just now gets its cancellation here.
-      if let outcome = subscriber.task.finish(with: delivered) { subscriber.completion(outcome) }
+      if let outcome = subscriber.task.finish(with: delivered) { subscriber.completion?(outcome) }
     }
   }
 

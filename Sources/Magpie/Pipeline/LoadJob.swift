@@ -6,7 +6,9 @@ final class LoadJob: Sendable {
     var task: ImageTask
     var progress: (@Sendable (ImageTask.Progress) -> Void)?
     var partialImage: (@Sendable (Image) -> Void)?
-    var completion: @Sendable (Result<ImageResult, MagpieError>) -> Void
+    /// `nil` for ``ImageManager/image(for:progress:partialImage:)``, which
+    /// waits on the task instead.
+    var completion: (@Sendable (Result<ImageResult, MagpieError>) -> Void)?
   }
 
   private struct State {

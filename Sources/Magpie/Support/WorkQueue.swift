@@ -21,7 +21,7 @@ struct WorkQueue {
     var sequence: Int
   }
 
-  let maximumRunning: Int
+  private(set) var maximumRunning: Int
   let order: Order
   private var waiting: [Waiting] = []
   private(set) var running: Set<Int> = []
@@ -55,6 +55,13 @@ struct WorkQueue {
   mutating func remove(_ id: Int) -> [Int] {
     running.remove(id)
     waiting.removeAll { $0.id == id }
+    return startReady()
+  }
+
+  /// Changes how many items run at once; returns the ids to start now (a
+  /// lower limit stops nothing that runs, it only starts fewer).
+  mutating func setMaximumRunning(_ limit: Int) -> [Int] {
+    maximumRunning = max(1, limit)
     return startReady()
   }
 

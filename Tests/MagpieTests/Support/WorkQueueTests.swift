@@ -44,4 +44,18 @@ import Testing
     #expect(queue.remove(1).isEmpty)
     #expect(queue.running.isEmpty)
   }
+
+  @Test func raisingTheLimitStartsWaitingWorkAndLoweringItStopsNone() {
+    var queue = WorkQueue(maximumRunning: 1, order: .fifo)
+    #expect(queue.enqueue(1, priority: .normal) == [1])
+    #expect(queue.enqueue(2, priority: .normal).isEmpty)
+    #expect(queue.enqueue(3, priority: .high).isEmpty)
+    #expect(queue.setMaximumRunning(3) == [3, 2])
+    #expect(queue.setMaximumRunning(1).isEmpty)
+    #expect(queue.running == [1, 2, 3])
+    #expect(queue.enqueue(4, priority: .normal).isEmpty)
+    #expect(queue.remove(1).isEmpty)
+    #expect(queue.remove(2).isEmpty)
+    #expect(queue.remove(3) == [4])
+  }
 }

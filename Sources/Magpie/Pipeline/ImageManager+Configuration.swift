@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension ImageManager {
+  /// What the manager is built from and its limits.
+  public struct Configuration: Sendable {
+    /// Memory and disk caches.
+    public var cache: ImageCache
+    /// Downloads network sources.
+    public var downloader: ImageDownloader
+    /// Decodes.
+    public var registry: CoderRegistry
+    /// Turns URLs into cache keys (e.g. dropping signature query items).
+    public var cacheKeyFilter: CacheKeyFilter
+    /// Limits for every decode (pixel count, bytes of all frames).
+    public var decodeLimits: DecodeOptions
+    /// How many downloads, decodes and processor chains run at once.
+    public var concurrency: Concurrency
+    /// Called when storing to the disk cache fails (a full disk, a
+    /// read-only folder): the load itself has already succeeded from memory.
+    public var cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+
+    /// Decodes running at once: ``Concurrency/decodes``.
+    public var maximumConcurrentDecodes: Int {
+      get { concurrency.decodes }
+      set { concurrency.decodes = max(1, newValue) }
+    }
+
+    /// Processor chains running at once: ``Concurrency/processing``.
+    public var maximumConcurrentProcessing: Int {
+      get { concurrency.processing }
+      set { concurrency.processing = max(1, newValue) }
+    }
+
+    /// A configuration over the given cache and downloader. `concurrency`
+    /// gives every stage's limit; without it, downloads keep the
+    /// downloader's limit and decodes and processing take
+    /// `maximumConcurrentDecodes` and `maximumConcurrentProcessing` (one
+    /// per core unless given).
+    public init(
+      cache: ImageCache, downloader: ImageDownloader, registry: CoderRegistry = .shared,
+      cacheKeyFilter: CacheKeyFilter = .absoluteString, decodeLimits: DecodeOptions = DecodeOptions(),
+      maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+      maximumConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
+      concurrency: Concurrency? = nil,
+      cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)? = nil
+    ) {
+      self.cache = cache
+      self.downloader = downloader
+      self.registry = registry
+      self.cacheKeyFilter = cacheKeyFilter
+      self.decodeLimits = decodeLimits
+      self.concurrency =
+        concurrency
+        ?? Concurrency(
+          downloads: downloader.maximumConcurrentDownloads, decodes: maximumConcurrentDecodes,
+          processing: maximumConcurrentProcessing)
+      self.cacheWriteFailed = cacheWriteFailed
+    }
+  }
+}
