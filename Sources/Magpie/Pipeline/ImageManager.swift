@@ -9,10 +9,15 @@ import Synchronization
 /// ImagePipeline): memory cache → disk cache (processed, then original) →
 /// source → decode → process → store → deliver.
 ///
-/// Identical requests share one run: one download, one decode, one
-/// processing pass, however many tasks ask. Decoding and processing run on
-/// their own queues with their own concurrency limits, never on the
-/// caller's thread.
+/// The work is a graph of shared stages, as in Nuke: one fetch per source
+/// (the original from a cache tier, or the download), one decode per
+/// fetched bytes and decode options, one processing pass per processor
+/// chain, then the store. Three requests for one URL with three chains
+/// make one download, one decode and three passes; identical requests
+/// share all of it. A stage stops only when every task that needs it is
+/// cancelled, and waits at the highest priority among them. Downloads,
+/// decodes and processing each have their own limit
+/// (``Concurrency``) and never run on the caller's thread.
 ///
 /// ```swift
 /// let result = try await manager.image(for: ImageRequest(url: url, processors: [thumbnail]))
