@@ -10,14 +10,10 @@ import Testing
 /// Where a load's image comes from (the network, memory, the disk), what
 /// the cache options change, and what a failed disk write leaves.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerCachingTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func networkThenMemoryThenDisk() async throws {

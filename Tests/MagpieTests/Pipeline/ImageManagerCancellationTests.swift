@@ -10,14 +10,10 @@ import Testing
 /// Cancelling tasks that share a download: the others go on, and the
 /// transfer stops with the last.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerCancellationTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func cancellingAllButOneTaskKeepsTheLastAndCancellingAllStopsTheDownload() async throws {

@@ -9,14 +9,10 @@ import Testing
 
 /// Identical requests at once share one download and one decode.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerCoalescingTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func concurrentRequestsShareOneDownloadAndOneDecode() async throws {

@@ -9,14 +9,10 @@ import Testing
 
 /// A task's priority moves its download among those waiting for a slot.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerDownloadPriorityTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func changingATaskPriorityMovesItsDownload() async throws {

@@ -9,14 +9,10 @@ import Testing
 
 /// Which failed sources the manager remembers, and for how long.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerFailedSourceTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func aFailedURLIsNotRequestedAgainWithoutRetryFailed() async throws {

@@ -6,16 +6,20 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// What the ``ImageManager`` suites share: each suite holds a scripted
-/// loader, a cache folder of its own and a registry over a coder that
-/// counts its decodes; this builds managers, URLs and PNGs over them.
+/// What the ``ImageManager`` suites share: each suite holds its own
+/// ``ImageManagerFixtureParts`` (a scripted loader, a cache folder, a
+/// registry over a coder that counts its decodes); this builds managers,
+/// URLs and PNGs over them.
 protocol ImageManagerFixture {
-  var loader: MockDataLoader { get }
-  var directory: TemporaryDirectory { get }
-  var registry: CoderRegistry { get }
+  var parts: ImageManagerFixtureParts { get }
 }
 
 extension ImageManagerFixture {
+  var loader: MockDataLoader { parts.loader }
+  var directory: TemporaryDirectory { parts.directory }
+  var coder: CountingCoder { parts.coder }
+  var registry: CoderRegistry { parts.registry }
+
   func manager(
     maximumDownloads: Int = 6, writeFailures: WriteFailures? = nil, serializer: (any CacheSerializer)? = nil
   ) throws -> ImageManager {

@@ -10,14 +10,10 @@ import Testing
 /// Processed variants: the cached original they are made from, and a
 /// processor's failure.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerProcessingTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func processedVariantsReuseTheCachedOriginal() async throws {

@@ -9,14 +9,10 @@ import Testing
 
 /// ``ImageLoadingOptions/progressiveLoad``: previews while the bytes arrive.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerProgressiveTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func progressiveLoadDeliversPartialImagesBeforeTheFinalOne() async throws {

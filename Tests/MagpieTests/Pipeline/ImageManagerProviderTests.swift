@@ -9,14 +9,10 @@ import Testing
 
 /// Data providers as sources, each cached under its own key.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerProviderTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func providersAreSourcesWithTheirOwnKeys() async throws {

@@ -10,14 +10,10 @@ import Testing
 /// ``ImageLoadingOptions/refreshCached``: conditional requests with the ETag
 /// stored with each cached image.
 @Suite(.timeLimit(.minutes(1))) struct ImageManagerRevalidationTests: ImageManagerFixture {
-  let loader = MockDataLoader()
-  let directory: TemporaryDirectory
-  let coder = CountingCoder()
-  let registry: CoderRegistry
+  let parts: ImageManagerFixtureParts
 
   init() throws {
-    directory = try TemporaryDirectory()
-    registry = CoderRegistry(builtIn: [coder])
+    parts = try ImageManagerFixtureParts()
   }
 
   @Test func refreshCachedKeepsTheImageOn304AndReplacesItWhenTheETagChanges() async throws {
