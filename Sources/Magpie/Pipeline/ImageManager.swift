@@ -89,7 +89,9 @@ public final class ImageManager: Sendable {
   ) -> ImageTask {
     let task = makeTask(request)
     if let hit = memoryHit(for: request) {
-      if let result = task.finish(with: .success(hit)) { callbackQueue.run { completion(result) } }
+      guard let result = task.finish(with: .success(hit)) else { return task }
+      // Called directly when immediate: no closure to allocate on the hot path.
+      if case .immediate = callbackQueue { completion(result) } else { callbackQueue.run { completion(result) } }
       return task
     }
     var progressOnQueue: (@Sendable (ImageTask.Progress) -> Void)?
