@@ -42,8 +42,7 @@ test: test-deps
 	$(SWIFT) test --skip-build
 
 # The whole suite under ThreadSanitizer, in its own scratch folder
-# (.build-tsan); any report fails it. Not in .ci/run yet: two of its runs
-# each had one timing-sensitive test fail (no TSan report).
+# (.build-tsan); any report fails it. .ci/run runs it after `make test`.
 sanitize: test-deps
 	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Scripts/sanitize.sh
 

@@ -37,7 +37,8 @@ import Testing
     let ssd = try disk(dir, name: "ssd")
     #expect(ImageCache(diskCache: ssd, trimsOnMemoryPressure: false).tiers.count == 1)
     #expect(ImageCache(diskCache: nil, trimsOnMemoryPressure: false).tiers.isEmpty)
-    let chain = ImageCache(tiers: [CacheTier(InMemoryStorage()), CacheTier(ssd)], trimsOnMemoryPressure: false)
+    let chain = ImageCache(
+      memoryCache: .frozen(), tiers: [CacheTier(InMemoryStorage()), CacheTier(ssd)], trimsOnMemoryPressure: false)
     #expect(chain.diskCache === ssd)
     #expect(chain.tiers.map(\.cacheType) == [.tier("remote"), .tier("ssd")])
   }
@@ -47,10 +48,11 @@ import Testing
     let local = try disk(dir)
     let remote = InMemoryStorage()
     let key = ImageCacheKey(source: "https://example.com/a.png")
-    let writer = ImageCache(tiers: [CacheTier(remote)], trimsOnMemoryPressure: false)
+    let writer = ImageCache(memoryCache: .frozen(), tiers: [CacheTier(remote)], trimsOnMemoryPressure: false)
     try await writer.store(image(), forKey: key, in: .disk, metadata: Data("v1".utf8))
 
-    let cache = ImageCache(tiers: [CacheTier(local), CacheTier(remote)], trimsOnMemoryPressure: false)
+    let cache = ImageCache(
+      memoryCache: .frozen(), tiers: [CacheTier(local), CacheTier(remote)], trimsOnMemoryPressure: false)
     #expect(cache.cachedType(forKey: key) == .none)
     #expect(await cache.containingTier(forKey: key) == .tier("remote"))
     let hit = try await cache.retrieveImage(forKey: key)
@@ -67,9 +69,11 @@ import Testing
     let near = InMemoryStorage(name: "near")
     let far = InMemoryStorage(name: "far")
     let key = ImageCacheKey(source: "b")
-    try await ImageCache(tiers: [CacheTier(far)], trimsOnMemoryPressure: false).store(image(), forKey: key, in: .disk)
+    try await ImageCache(memoryCache: .frozen(), tiers: [CacheTier(far)], trimsOnMemoryPressure: false).store(
+      image(), forKey: key, in: .disk)
     let cache = ImageCache(
-      tiers: [CacheTier(near), CacheTier(far, fillsFasterTiers: false)], trimsOnMemoryPressure: false)
+      memoryCache: .frozen(), tiers: [CacheTier(near), CacheTier(far, fillsFasterTiers: false)],
+      trimsOnMemoryPressure: false)
     #expect(try await cache.retrieveImage(forKey: key).cacheType == .tier("far"))
     #expect(near.stored(key.stringValue) == nil)
     #expect(try await cache.retrieveImage(forKey: key).cacheType == .tier("far"))
@@ -80,12 +84,14 @@ import Testing
     let broken = InMemoryStorage(name: "broken")
     let spare = InMemoryStorage(name: "spare")
     let key = ImageCacheKey(source: "c")
-    try await ImageCache(tiers: [CacheTier(broken), CacheTier(spare)], trimsOnMemoryPressure: false)
-      .store(image(), forKey: key, in: .disk, metadata: Data("m".utf8))
+    try await ImageCache(
+      memoryCache: .frozen(), tiers: [CacheTier(broken), CacheTier(spare)], trimsOnMemoryPressure: false
+    )
+    .store(image(), forKey: key, in: .disk, metadata: Data("m".utf8))
     broken.failReads(with: MagpieError(.fileSystem, "EIO"))
     let failures = Locked<[String]>([])
     let cache = ImageCache(
-      tiers: [CacheTier(broken), CacheTier(spare)], trimsOnMemoryPressure: false
+      memoryCache: .frozen(), tiers: [CacheTier(broken), CacheTier(spare)], trimsOnMemoryPressure: false
     ) { error, key, tier in
       failures.withLock { $0.append("\(tier) \(key) \(error.reason)") }
     }

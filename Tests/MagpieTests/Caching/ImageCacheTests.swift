@@ -15,11 +15,19 @@ import Testing
     return Image(pixels: PixelBuffer(width: width, height: height, straightRGBA: bytes), format: format)
   }
 
-  private func makeCache(_ dir: TemporaryDirectory, serializer: any CacheSerializer = DefaultCacheSerializer()) throws
-    -> ImageCache
-  {
+  /// A cache in `dir` whose memory and disk entries age only when `clock`
+  /// is moved: on the real clock a test stalled for five minutes (the
+  /// memory lifetime) between two lookups, as a loaded machine under
+  /// ThreadSanitizer can stall it, finds its memory entry expired and reads
+  /// disk instead.
+  private func makeCache(
+    _ dir: TemporaryDirectory, clock: ManualClock = ManualClock(),
+    serializer: any CacheSerializer = DefaultCacheSerializer()
+  ) throws -> ImageCache {
     ImageCache(
-      diskCache: try DiskCache(configuration: .init(directory: dir.url.appendingPathComponent("cache"))),
+      memoryCache: MemoryCache(limits: .init(totalCost: ImageCache.defaultMemoryCostLimit), now: clock.monotonic),
+      diskCache: try DiskCache(
+        configuration: .init(directory: dir.url.appendingPathComponent("cache"), now: clock.date)),
       serializer: serializer, trimsOnMemoryPressure: false)
   }
 
@@ -41,6 +49,20 @@ import Testing
     #expect(fromDisk.cacheType == .disk)
     #expect(fromDisk.image?.pixels == original.pixels)
     // The disk hit was promoted to memory.
+    #expect(try await cache.retrieveImage(forKey: key).cacheType == .memory)
+  }
+
+  @Test func aMemoryEntryUnusedForItsLifetimeIsReadFromDisk() async throws {
+    let dir = try TemporaryDirectory()
+    let clock = ManualClock()
+    let cache = try makeCache(dir, clock: clock)
+    let key = ImageCacheKey(source: "https://example.com/a.png")
+    try await cache.store(image(), forKey: key)
+    clock.advance(by: 299)
+    #expect(try await cache.retrieveImage(forKey: key).cacheType == .memory)
+    // The hit extended its life; five minutes past it, memory has let go.
+    clock.advance(by: 301)
+    #expect(try await cache.retrieveImage(forKey: key).cacheType == .disk)
     #expect(try await cache.retrieveImage(forKey: key).cacheType == .memory)
   }
 

@@ -14,7 +14,7 @@ import Testing
 
   private func cache() -> ImageCache {
     ImageCache(
-      memoryCache: MemoryCache(limits: .init(totalCost: 16 << 20)), diskCache: nil, trimsOnMemoryPressure: false)
+      memoryCache: .frozen(totalCost: 16 << 20), diskCache: nil, trimsOnMemoryPressure: false)
   }
 
   @Test func theDownloadLimitReachesTheDownloaderAndHoldsTransfersBack() async throws {

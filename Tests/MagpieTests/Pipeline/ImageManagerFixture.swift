@@ -25,7 +25,7 @@ extension ImageManagerFixture {
   ) throws -> ImageManager {
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
     let cache = ImageCache(
-      memoryCache: MemoryCache(limits: .init(totalCost: 256 << 20)), diskCache: disk,
+      memoryCache: .frozen(), diskCache: disk,
       serializer: serializer ?? DefaultCacheSerializer(registry: registry), trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
       configuration: .init(

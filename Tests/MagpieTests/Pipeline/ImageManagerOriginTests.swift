@@ -30,7 +30,9 @@ import Testing
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: loader, retryPolicy: retry, sleep: { _ in }))
     return ImageManager(
-      configuration: .init(cache: ImageCache(diskCache: disk, trimsOnMemoryPressure: false), downloader: downloader))
+      configuration: .init(
+        cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false), downloader: downloader
+      ))
   }
 
   private var sample: Data {

@@ -12,7 +12,7 @@ import Testing
   /// A memory-only manager that decodes one image at a time.
   private func manager(processing: Int = ProcessInfo.processInfo.activeProcessorCount) -> ImageManager {
     let cache = ImageCache(
-      memoryCache: MemoryCache(limits: .init(totalCost: 64 << 20)), diskCache: nil, trimsOnMemoryPressure: false)
+      memoryCache: .frozen(totalCost: 64 << 20), diskCache: nil, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
     return ImageManager(
       configuration: ImageManager.Configuration(

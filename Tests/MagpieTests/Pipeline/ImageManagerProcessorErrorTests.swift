@@ -20,7 +20,7 @@ import Testing
   private func manager(maxPixelCount: Int = 100_000_000) throws -> ImageManager {
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
     let cache = ImageCache(
-      memoryCache: MemoryCache(limits: .init(totalCost: 256 << 20)), diskCache: disk, trimsOnMemoryPressure: false)
+      memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
     return ImageManager(

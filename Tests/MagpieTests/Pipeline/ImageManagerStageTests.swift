@@ -19,7 +19,7 @@ import Testing
   private func manager() throws -> ImageManager {
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
     let cache = ImageCache(
-      memoryCache: MemoryCache(limits: .init(totalCost: 64 << 20)), diskCache: disk, trimsOnMemoryPressure: false)
+      memoryCache: .frozen(totalCost: 64 << 20), diskCache: disk, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
     return ImageManager(
       configuration: ImageManager.Configuration(

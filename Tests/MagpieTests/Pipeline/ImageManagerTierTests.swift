@@ -22,7 +22,7 @@ import Testing
     tiers: [CacheTier], readFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)? = nil
   ) -> ImageManager {
     let cache = ImageCache(
-      memoryCache: MemoryCache(limits: .init(totalCost: 256 << 20)), tiers: tiers, trimsOnMemoryPressure: false,
+      memoryCache: .frozen(), tiers: tiers, trimsOnMemoryPressure: false,
       readFailed: readFailed)
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))

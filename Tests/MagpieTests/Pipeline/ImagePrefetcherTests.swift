@@ -11,7 +11,7 @@ import Testing
 
   private func manager(maximumDownloads: Int = 6) throws -> ImageManager {
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
-    let cache = ImageCache(diskCache: disk, trimsOnMemoryPressure: false)
+    let cache = ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never))
     return ImageManager(configuration: .init(cache: cache, downloader: downloader))

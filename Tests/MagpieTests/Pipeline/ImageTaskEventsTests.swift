@@ -8,7 +8,7 @@ import Testing
 
   private func manager() -> ImageManager {
     let cache = ImageCache(
-      memoryCache: MemoryCache(limits: .init(totalCost: 256 << 20)), diskCache: nil, trimsOnMemoryPressure: false)
+      memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: loader, maximumConcurrentDownloads: 6, retryPolicy: .never, sleep: { _ in }))
     return ImageManager(configuration: ImageManager.Configuration(cache: cache, downloader: downloader))

@@ -101,7 +101,7 @@ import Testing
   }
 
   @Test func theCacheKeepsProcessedVariantsApart() async throws {
-    let cache = ImageCache(diskCache: nil, trimsOnMemoryPressure: false)
+    let cache = ImageCache(memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false)
     let source = "https://example.com/photo.jpg"
     let original = Image(
       pixels: ProcessingTestSupport.make(40, 30) { x, y in SIMD4(UInt8(x * 6), UInt8(y * 8), 90, 255) })
