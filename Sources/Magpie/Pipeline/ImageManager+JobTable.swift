@@ -1,0 +1,97 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The job table: a task joins the job for its processed result (one per
+/// cache key, cache behaviour and transfer), or starts one; the job's run
+/// joins the shared decode and fetch stages; its outcome reaches every
+/// task still subscribed, and the failed-source memory.
+extension ImageManager {
+  /// Joins or starts the job for `task`'s request.
+  func start(
+    _ task: ImageTask, progress: (@Sendable (ImageTask.Progress) -> Void)?,
+    partialImage: (@Sendable (Image) -> Void)?,
+    completion: (@Sendable (Result<ImageResult, MagpieError>) -> Void)?
+  ) {
+    let request = task.request
+    let sourceKey = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
+    if request.options.contains(.retryFailed) {
+      failedSources.forget(sourceKey)
+    } else if let failure = failedSources.failure(of: sourceKey) {
+      var error = failure
+      error.reason = "failed before (\(failure.reason)); not tried again without .retryFailed"
+      if let result = task.finish(with: .failure(error)) { completion?(result) }
+      return
+    }
+    let subscriber = LoadJob.Subscriber(
+      task: task, progress: progress, partialImage: partialImage, completion: completion)
+    let key = jobKey(for: request)
+    let (job, isNew) = jobs.withLock { jobs -> (LoadJob, Bool) in
+      if let existing = jobs[key], existing.add(subscriber) { return (existing, false) }
+      let job = LoadJob(request: request, key: key)
+      _ = job.add(subscriber)
+      jobs[key] = job
+      return (job, true)
+    }
+    task.connect(
+      onCancel: { [weak self, weak job] in
+        guard let self, let job else { return }
+        self.unsubscribe(task, from: job)
+      },
+      onPriority: { [weak job] _ in
+        // What the job waits in (the shared decode, which passes it on to
+        // the fetch and the download, or a processing slot) moves.
+        job?.reprioritize()
+      })
+    if isNew {
+      let work = Task.detached { [self] in
+        let result = await run(job)
+        finish(job, result)
+      }
+      job.setWork(work)
+    }
+  }
+
+  private func unsubscribe(_ task: ImageTask, from job: LoadJob) {
+    let (subscriber, isEmpty) = job.remove(taskID: task.id)
+    if isEmpty {
+      jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
+      // Cancelling the job's work leaves the stages it waits in, which
+      // stop (and stop the download) when nobody else waits.
+      job.cancelWork()
+    }
+    if let subscriber, let result = subscriber.task.finish(with: .failure(ImageTask.cancellation)) {
+      subscriber.completion?(result)
+    }
+  }
+
+  private func finish(_ job: LoadJob, _ result: Result<ImageResult, MagpieError>) {
+    jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
+    failedSources.record(result, of: job.request.sourceKey(defaultFilter: configuration.cacheKeyFilter))
+    for subscriber in job.finish() {
+      var delivered = result
+      if case .success(var value) = result {
+        value.request = subscriber.task.request
+        delivered = .success(value)
+      }
+      // A task cancelled just now gets its cancellation here.
+      if let outcome = subscriber.task.finish(with: delivered) { subscriber.completion?(outcome) }
+    }
+  }
+
+  /// Requests that can share one run: the same cached result, made with
+  /// the same cache behaviour.
+  private func jobKey(for request: ImageRequest) -> String {
+    let behaviour: ImageLoadingOptions = [
+      .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage,
+    ]
+    let flags = request.options.intersection(behaviour).rawValue
+    var key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter).stringValue + "\n\(flags)"
+    if case .network(let urlRequest) = request.source {
+      key += "\n" + ImageDownloader.coalescingKey(for: urlRequest)
+    }
+    return key
+  }
+}
