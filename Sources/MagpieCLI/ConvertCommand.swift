@@ -16,8 +16,9 @@ enum ConvertCommand {
     let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
 
     let data = try InputFile.readFile(input)
-    // Formats without animation only ever need the first frame.
-    let animatable = format == .gif || format == .webp
+    // Formats without animation only ever need the first frame (PNG writes
+    // an animation as APNG).
+    let animatable = format == .gif || format == .webp || format == .png
     let decodeOptions = DecodeOptions(targetSize: spec?.decodeTarget, firstFrameOnly: !animatable)
     var image: Image
     do {
@@ -26,9 +27,11 @@ enum ConvertCommand {
       throw .failure("decode \(input)", error)
     }
     if let spec { image = try spec.apply(to: image) }
+    // An animation written to .png keeps its frames, as APNG.
+    let written: ImageFormat = format == .png && image.isAnimated ? .apng : format
     let encoded: Data
     do {
-      encoded = try CoderRegistry.shared.encode(image, as: format, options: EncodeOptions(quality: quality))
+      encoded = try CoderRegistry.shared.encode(image, as: written, options: EncodeOptions(quality: quality))
     } catch {
       throw .failure("encode \(output)", error)
     }
@@ -36,7 +39,7 @@ enum ConvertCommand {
     let record = JSONValue.object([
       ("width", .int(image.pixelSize.width)),
       ("height", .int(image.pixelSize.height)),
-      ("format", .string(format.rawValue)),
+      ("format", .string(written.rawValue)),
       ("bytes", .int(encoded.count)),
     ])
     print(record.text)

@@ -31,7 +31,6 @@ public struct DefaultCacheSerializer: CacheSerializer {
     if preferCacheOriginalData, let original { return original }
     var format = image.format
     if format == .unknown, let original { format = ImageFormat.sniff(original) }
-    if format == .apng { format = .png }
     if registry.encoder(for: format) == nil { format = .png }
     return try? registry.encode(image, as: format, options: encodeOptions)
   }

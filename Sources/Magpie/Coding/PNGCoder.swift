@@ -63,17 +63,23 @@ public struct PNGCoder: ImageCoder {
     }
   }
 
-  /// True for PNG.
-  public func canEncode(to format: ImageFormat) -> Bool { format == .png }
+  /// True for PNG and APNG.
+  public func canEncode(to format: ImageFormat) -> Bool { format == .png || format == .apng }
 
   /// Encodes the first frame as an 8-bit PNG: RGB when the pixels are
-  /// opaque, else straight-alpha RGBA; zlib level `options.compressionLevel`.
+  /// opaque, else straight-alpha RGBA; zlib level
+  /// `options.compressionLevel`. As `.apng`, an animated image keeps every
+  /// frame, its duration and the loop count (``APNGEncoder``); a still one
+  /// is a plain PNG either way.
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
-    guard format == .png else {
+    guard format == .png || format == .apng else {
       throw MagpieError(.encodingFailed, "PNGCoder does not encode \(format.rawValue)")
     }
     guard (0...9).contains(options.compressionLevel) else {
       throw MagpieError(.invalidArgument, "PNG compression level \(options.compressionLevel) is not in 0...9")
+    }
+    if format == .apng && image.frames.count > 1 {
+      return try APNGEncoder.encode(image.frames, loopCount: image.loopCount, level: options.compressionLevel)
     }
     let pixels = image.pixels
     guard pixels.width > 0, pixels.height > 0, pixels.width <= 0x7FFF_FFFF, pixels.height <= 0x7FFF_FFFF else {
@@ -134,7 +140,7 @@ public struct PNGCoder: ImageCoder {
     }
   }
 
-  private static func encode(
+  static func encode(
     _ pixels: UnsafeRawBufferPointer, size: PixelSize, stride: Int, dropAlpha: Bool, level: Int
   ) throws(MagpieError) -> Data {
     var output: UnsafeMutablePointer<UInt8>?

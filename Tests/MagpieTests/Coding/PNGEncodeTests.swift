@@ -90,9 +90,10 @@ import Testing
     } throws: { ($0 as? MagpieError)?.code == .invalidArgument }
   }
 
-  @Test func encodesOnlyPNG() throws {
+  @Test func encodesOnlyPNGAndAPNG() throws {
     #expect(PNGCoder().canEncode(to: .png))
-    #expect(!PNGCoder().canEncode(to: .apng))
+    // APNG encoding arrived with issue 11 (APNGEncoderTests).
+    #expect(PNGCoder().canEncode(to: .apng))
     #expect(!PNGCoder().canEncode(to: .jpeg))
     #expect(throws: MagpieError.self) {
       try PNGCoder().encode(Self.opaqueImage(width: 2, height: 2), as: .jpeg, options: EncodeOptions())

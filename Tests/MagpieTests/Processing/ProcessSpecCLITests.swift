@@ -78,4 +78,20 @@ import Testing
     #expect(info.loopCount == 3)
     #expect(info.frameDurations.map(\.wholeMilliseconds) == [30, 40, 100, 70, 200])
   }
+
+  @Test(arguments: ["anim.png", "anim.webp"])
+  func animationsConvertedToPNGOrWebPKeepTheirFrames(name: String) throws {
+    let dir = try TemporaryDirectory()
+    let input = TestPaths.fixtures.appendingPathComponent("processing/anim.gif").path
+    let output = dir.path(name)
+    let (size, result) = try convert("flip(h)", input: input, output: output)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(size.width > 0)
+    let written = try Data(contentsOf: URL(fileURLWithPath: output))
+    let info = try CoderRegistry.shared.info(of: written)
+    #expect(info.format == (name.hasSuffix(".png") ? .apng : .webp))
+    #expect(info.frameCount == 5)
+    #expect(info.loopCount == 3)
+    #expect(info.frameDurations.map(\.wholeMilliseconds) == [30, 40, 100, 70, 200])
+  }
 }
