@@ -26,7 +26,7 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
   public static let defaultBudget = 20 << 20
 
   private let state: Lock<State>
-  private let queue = DispatchQueue(label: "magpie.frame-buffer", qos: .userInitiated)
+  private let queue: DispatchQueue
   // Called only on `queue`, one call at a time: the decoder (a frame
   // source's session) is confined there, so it need not be Sendable.
   private let decoder: UncheckedSendable<(Int) throws(MagpieError) -> PixelBuffer>
@@ -37,10 +37,22 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
   /// (called on the buffer's queue, one frame at a time, in playback
   /// order), within `budgetBytes`; under pressure from `monitor` it holds
   /// one frame. Decoding starts with the first frame at once.
-  public init(
+  public convenience init(
     frameCount: Int, frameSize: PixelSize, budgetBytes: Int = AnimationFrameBuffer.defaultBudget,
     monitor: MemoryPressureMonitor? = nil, decoder: sending @escaping (Int) throws(MagpieError) -> PixelBuffer
   ) {
+    self.init(
+      frameCount: frameCount, frameSize: frameSize, budgetBytes: budgetBytes, monitor: monitor,
+      queue: DispatchQueue(label: "magpie.frame-buffer", qos: .userInitiated), decoder: decoder)
+  }
+
+  /// As the public init, decoding on `queue` (serial): a test drains it to
+  /// see what ran.
+  init(
+    frameCount: Int, frameSize: PixelSize, budgetBytes: Int, monitor: MemoryPressureMonitor?,
+    queue: DispatchQueue, decoder: sending @escaping (Int) throws(MagpieError) -> PixelBuffer
+  ) {
+    self.queue = queue
     let frameBytes = max(1, frameSize.width * frameSize.height * 4)
     state = Lock(State(window: FrameWindow(frameCount: frameCount, frameBytes: frameBytes, budgetBytes: budgetBytes)))
     self.decoder = UncheckedSendable(decoder)
