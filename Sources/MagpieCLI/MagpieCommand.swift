@@ -13,6 +13,8 @@ enum MagpieCommand {
       info FILE_OR_URL                          format, size, frames and timing as JSON
       decode FILE... --out DIR                  decode to DIR/NAME.rgba and DIR/NAME.json
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
+      play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
+                                                play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json]
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR]
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;
@@ -48,6 +50,7 @@ enum MagpieCommand {
     case "info": try await InfoCommand.run(rest)
     case "decode": try DecodeCommand.run(rest)
     case "convert": try ConvertCommand.run(rest)
+    case "play": try await PlayCommand.run(rest)
     case "bench": try BenchCommand.run(rest)
     case "demo": try await DemoCommand.run(rest)
     case "cache": try CacheCommand.run(rest)
