@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(ROOT, "Scripts", "samples"))
 import make_samples  # noqa: E402
 import network_bench  # noqa: E402  (beside this file)
 import pipeline_bench  # noqa: E402
+import animation_bench  # noqa: E402
 
 WORK = os.path.join(ROOT, "bench", "work")
 KODAK = os.path.normpath(os.path.join(ROOT, "..", "shared", "testdata", "kodak"))
@@ -269,11 +270,12 @@ def main():
     caching = [] if a.only and a.only not in "caching" else cache_benches(a.magpie, files)
     network = [] if a.only and a.only not in "network" else network_bench.run(a.magpie)
     pipeline = [] if a.only and a.only not in "pipeline" else pipeline_bench.run(a.magpie)
+    animation = [] if a.only and a.only not in "animation" else animation_bench.run(a.magpie, sys.executable)
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version()},
         "reps": a.reps, "warmup": a.warmup, "rounds": a.rounds, "results": results, "batch": batch, "memory": memory,
-        "caching": caching, "network": network, "pipeline": pipeline,
+        "caching": caching, "network": network, "pipeline": pipeline, "animation": animation,
     }
     out_dir = os.path.join(ROOT, "bench")
     with open(os.path.join(out_dir, "results.json"), "w") as f:
@@ -285,6 +287,7 @@ def main():
     text += "\n" + caching_markdown(caching) if caching else ""
     text += "\n" + network_bench.markdown(network) if network else ""
     text += "\n" + pipeline_bench.markdown(pipeline) if pipeline else ""
+    text += "\n" + animation_bench.markdown(animation) if animation else ""
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(text)
     print("\n" + text)

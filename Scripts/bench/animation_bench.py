@@ -1,0 +1,119 @@
+"""Animation playback, Magpie next to holding every frame decoded.
+
+Two generated animations (a 500-frame 480x270 GIF and a 300-frame 800x600
+lossy animated WebP, made once with Pillow into bench/work) are played by
+`magpie play FILE --seconds 30 --rate 60` on a real clock, frames decoded
+ahead into the frame buffer's default budget. Reported: the share of
+frames shown on time, the player's CPU seconds per second of playback, the
+buffer's peak bytes and the process's peak RSS; beside them, in the same
+run, the peak RSS of Pillow holding every frame as RGBA and of Magpie's own
+eager decode (`magpie bench decode`), and the bytes of all frames.
+Targets: at least 99 % of frames on time, peak memory under 25 % of all
+frames decoded.
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import network_bench  # noqa: E402
+
+WORK = network_bench.WORK
+SECONDS = 30
+
+HOLD_ALL = """
+import sys
+from PIL import Image, ImageSequence
+im = Image.open(sys.argv[1])
+frames = [frame.convert("RGBA") for frame in ImageSequence.Iterator(im)]
+print(len(frames))
+"""
+
+
+def make_fixtures():
+    """The two animations, made once: moving gradients and shapes, so
+    frames differ and compress like real footage."""
+    from PIL import Image, ImageDraw
+
+    out = {}
+    specs = [("anim-500x480x270.gif", 500, 480, 270, 40), ("anim-300x800x600.webp", 300, 800, 600, 33)]
+    for name, count, width, height, duration in specs:
+        path = os.path.join(WORK, name)
+        out[name] = {"path": path, "frames": count, "width": width, "height": height}
+        if os.path.exists(path):
+            continue
+        frames = []
+        for i in range(count):
+            im = Image.linear_gradient("L").resize((width, height)).convert("RGB")
+            r, g, b = im.split()
+            im = Image.merge("RGB", (r.point(lambda v, i=i: (v + 3 * i) % 256), g, b.point(lambda v, i=i: (255 - v + i) % 256)))
+            draw = ImageDraw.Draw(im)
+            x = (i * 7) % width
+            draw.ellipse([x, height // 4, x + width // 6, height // 4 + height // 3], fill=(250, 240, 30))
+            draw.rectangle([width - x - 40, height // 2, width - x, height // 2 + 60], fill=(20, 30, 200))
+            frames.append(im if name.endswith(".webp") else im.convert("P", palette=Image.ADAPTIVE, colors=64))
+        if name.endswith(".gif"):
+            frames[0].save(path, save_all=True, append_images=frames[1:], duration=duration, loop=0)
+        else:
+            frames[0].save(path, save_all=True, append_images=frames[1:], duration=duration, loop=0, quality=75)
+    return out
+
+
+def peak_rss_and_stdout(command):
+    out = subprocess.run(["/usr/bin/time", "-f", "maxrss=%M"] + command, capture_output=True, text=True,
+                         timeout=SECONDS * 4 + 120)
+    if out.returncode != 0:
+        raise RuntimeError(f"{command[0]} exited {out.returncode}: {out.stderr[-300:]}")
+    rss = int(out.stderr.rsplit("maxrss=", 1)[-1].split()[0])
+    return rss, out.stdout
+
+
+def run(magpie, python):
+    rows = []
+    for name, fixture in make_fixtures().items():
+        row = {"file": name, "frames": fixture["frames"], "width": fixture["width"], "height": fixture["height"]}
+        row["all_frames_bytes"] = fixture["frames"] * fixture["width"] * fixture["height"] * 4
+        try:
+            rss, stdout = peak_rss_and_stdout([magpie, "play", fixture["path"], "--seconds", str(SECONDS), "--rate", "60"])
+            played = json.loads(stdout.strip().splitlines()[-1])
+            row.update(played)
+            row["play_peak_rss_bytes"] = rss * 1024
+            row["on_time_percent"] = round(100.0 * played["frames_on_time"] / max(1, played["frames_due"]), 2)
+            row["cpu_s_per_s"] = round(played["cpu_s"] / SECONDS, 4)
+            listfile = os.path.join(WORK, name + ".list")
+            with open(listfile, "w") as f:
+                f.write(fixture["path"] + "\n")
+            row["eager_peak_rss_bytes"] = peak_rss_and_stdout([magpie, "bench", "decode", listfile, "1", "0"])[0] * 1024
+            row["pillow_peak_rss_bytes"] = peak_rss_and_stdout([python, "-c", HOLD_ALL, fixture["path"]])[0] * 1024
+            row["meets_target"] = (row["on_time_percent"] >= 99
+                                   and row["play_peak_rss_bytes"] < 0.25 * row["all_frames_bytes"])
+        except Exception as e:  # reported, not fatal
+            row["error"] = str(e)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def markdown(rows):
+    mb = 1 << 20
+    lines = [f"Animation playback: {SECONDS} s at 60 ticks/s on a real clock, frames decoded ahead into the "
+             "buffer's default 20 MB budget (aim: >= 99 % on time, peak RSS < 25 % of all frames)", "",
+             "| animation | on time | CPU s per s | buffer peak | peak RSS playing | all frames | "
+             "Magpie eager decode RSS | Pillow, every frame RSS | target |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for r in rows:
+        label = f"{r['frames']} frames {r['width']}x{r['height']} {r['file'].rsplit('.', 1)[-1].upper()}"
+        if "error" in r:
+            lines.append(f"| {label} | failed: {r['error'][:80]} | | | | | | | |")
+            continue
+        lines.append(f"| {label} | {r['on_time_percent']:.1f} % | {r['cpu_s_per_s']:.3f} | "
+                     f"{r['buffer_peak_bytes'] / mb:.1f} MB | {r['play_peak_rss_bytes'] / mb:.1f} MB | "
+                     f"{r['all_frames_bytes'] / mb:.1f} MB | {r['eager_peak_rss_bytes'] / mb:.1f} MB | "
+                     f"{r['pillow_peak_rss_bytes'] / mb:.1f} MB | {'met' if r['meets_target'] else 'missed'} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    for line in markdown(run(sys.argv[1], sys.executable)).splitlines():
+        print(line)
