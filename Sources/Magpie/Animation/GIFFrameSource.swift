@@ -42,33 +42,39 @@ public final class GIFFrameSource: ImageFrameSource {
   /// The frame handed out last, handed out again when asked again.
   private var last: (index: Int, pixels: PixelBuffer)?
 
-  /// Walks the records of `data` and checks the canvas against
-  /// `options.maxPixelCount` (before giflib reads past the header) and the
-  /// size each frame declares against the same bound the eager decode puts
-  /// on LZW work.
-  init(data: Data, options: DecodeOptions) throws(MagpieError) {
+  private init(data: Data, layout: GIFLayout) throws(MagpieError) {
     self.data = data
+    let bytes = OwnedBytes(copying: data)
+    self.bytes = bytes
+    self.layout = layout
+    let canvas = layout.canvas
+    keyframes = KeyframeIndex(layout.frames.map { Self.facts(of: $0, canvas: canvas) })
+    reader = try GIFFileReader(bytes: bytes.bytes)
+    decoder = GIFFrameDecoder(canvas: canvas)
+  }
+
+  /// A source for `data` when it is a GIF of more than one frame, `nil`
+  /// for a still. Walks the records and checks the canvas against
+  /// `options.maxPixelCount` (the screen before giflib reads past the
+  /// header), and the size each frame declares against the bound the eager
+  /// decode puts on LZW work, before any canvas exists.
+  static func make(data: Data, options: DecodeOptions) throws(MagpieError) -> GIFFrameSource? {
     if data.count >= 10 {
       let b = data.startIndex
       let screen = PixelSize(
         width: Int(data[b + 6]) | Int(data[b + 7]) << 8, height: Int(data[b + 8]) | Int(data[b + 9]) << 8)
       if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
     }
-    let bytes = OwnedBytes(copying: data)
     let layout = try GIFLayout(walking: data)
     try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
-    let canvas = layout.canvas
-    let bound = max(options.maxTotalByteCount / 2, 4 * canvas.pixelCount)
+    guard layout.frameCount > 1 else { return nil }
+    let bound = max(options.maxTotalByteCount / 2, 4 * layout.canvas.pixelCount)
     for (index, frame) in layout.frames.enumerated() where frame.width * frame.height > bound {
       throw MagpieError(
         .imageTooLarge,
         "gif frame \(index + 1) declares \(frame.width)x\(frame.height) pixels, more than the limits allow")
     }
-    self.bytes = bytes
-    self.layout = layout
-    keyframes = KeyframeIndex(layout.frames.map { Self.facts(of: $0, canvas: canvas) })
-    reader = try GIFFileReader(bytes: bytes.bytes)
-    decoder = GIFFrameDecoder(canvas: canvas)
+    return try GIFFrameSource(data: data, layout: layout)
   }
 
   /// The frame's delay as browsers play it.

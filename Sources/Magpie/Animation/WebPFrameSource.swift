@@ -68,6 +68,11 @@ public final class WebPFrameSource: ImageFrameSource {
   /// frame, `nil` for a still. Checks the canvas against
   /// `options.maxPixelCount` before returning.
   static func make(data: Data, options: DecodeOptions) throws(MagpieError) -> WebPFrameSource? {
+    // A still is told from the container alone, before any copy is made.
+    let isAnimation = try WebPContainer.withContainer(data) { container, _ throws(MagpieError) -> Bool in
+      container.isAnimated && container.frameCount > 1
+    }
+    guard isAnimation else { return nil }
     let bytes = OwnedBytes(copying: data)
     let container = try WebPContainer(bytes: bytes.bytes)
     guard container.isAnimated && container.frameCount > 1 else { return nil }

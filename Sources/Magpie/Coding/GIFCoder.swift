@@ -64,8 +64,7 @@ public struct GIFCoder: ImageCoder {
   /// A frame source for an animated GIF (more than one frame), `nil` for a
   /// still; see ``GIFFrameSource``.
   public func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)? {
-    let source = try GIFFrameSource(data: data, options: options)
-    return source.frameCount > 1 ? source : nil
+    try GIFFrameSource.make(data: data, options: options)
   }
 
   /// True for ``ImageFormat/gif``.

@@ -25,6 +25,7 @@ final class GIFFrameDecoder {
   /// just returned as its frame `index` (the first is 1), reading its
   /// compressed data. Returns whether that data was damaged (ended before
   /// the frame's last visible row); a cut-off read is in `reader.damage`.
+  @inline(__always)
   func draw(_ frame: GIFFileReader.FrameHeader, index: Int, from reader: GIFFileReader) -> Bool {
     canvas.beginFrame(
       left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
@@ -40,7 +41,10 @@ final class GIFFrameDecoder {
 
   /// Decompresses a frame band by band and draws its rows; returns whether
   /// the data was damaged.
+  @inline(__always)
   private func decodeRows(of frame: GIFFileReader.FrameHeader) -> Bool {
+    // Locals, so that the loop need not reload them after each row's stores.
+    let (canvas, lzw, band) = (canvas, lzw, band)
     let width = frame.width
     let rowsPerBand = max(1, Self.bandCapacity / width)
     // Rows stored past the canvas bottom never show: stop before them
