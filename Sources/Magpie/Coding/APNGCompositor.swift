@@ -10,10 +10,14 @@ struct APNGCompositor {
   private var canvas: [UInt8]
   private var isFirstFrame = true
 
-  /// A transparent canvas of `size`.
-  init(size: PixelSize) {
+  /// A transparent canvas of `size`, for the animation's first frame, or
+  /// with `startsAtFirstFrame` false for a later frame that needs no frame
+  /// before it (a frame source starting at a keyframe: "previous" is then
+  /// not read as "background").
+  init(size: PixelSize, startsAtFirstFrame: Bool = true) {
     self.size = size
     canvas = [UInt8](repeating: 0, count: size.pixelCount * PixelBuffer.bytesPerPixel)
+    isFirstFrame = startsAtFirstFrame
   }
 
   /// Draws `frame` (straight alpha, the size of `control`'s rectangle) as

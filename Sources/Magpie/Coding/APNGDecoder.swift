@@ -19,25 +19,39 @@ enum APNGDecoder {
     var frames: [ImageFrame] = []
     frames.reserveCapacity(frameCount)
     for (index, frame) in animation.frames.prefix(frameCount).enumerated() {
-      let pixels: PixelBuffer
-      do throws(MagpieError) {
-        pixels =
-          frame.isDefaultImage
-          ? try reader.readPixels()
-          : try decode(
-            frame, in: bytes, header: header, sharedChunks: animation.sharedChunks, usesFastPath: usesFastPath)
-      } catch {
-        throw MagpieError(error.code, "APNG frame \(index): \(error.reason)")
-      }
-      // The default image is the canvas size and the rebuilt IHDR carries
-      // the fcTL size, so this holds unless something upstream is broken.
-      guard pixels.width == frame.control.width, pixels.height == frame.control.height else {
-        throw MagpieError(.corruptData, "APNG frame \(index) decoded to \(pixels.size), not its fcTL size")
-      }
+      let pixels = try pixels(
+        of: frame, index: index, animation: animation, in: bytes, header: header, usesFastPath: usesFastPath
+      ) { () throws(MagpieError) -> PixelBuffer in try reader.readPixels() }
       frames.append(
         ImageFrame(pixels: compositor.render(pixels, control: frame.control), duration: frame.control.duration))
     }
     return frames
+  }
+
+  /// The pixels of `frame`, frame `index` of `animation` in `bytes`, the
+  /// size of its fcTL rectangle: `defaultImage` decodes the default image
+  /// when the frame is it, else the frame's own stream is decoded (through
+  /// the fast path when `usesFastPath` allows). Errors name the frame.
+  static func pixels(
+    of frame: APNGFrame, index: Int, animation: APNGAnimation, in bytes: UnsafeRawBufferPointer, header: PNGHeader,
+    usesFastPath: Bool, defaultImage: () throws(MagpieError) -> PixelBuffer
+  ) throws(MagpieError) -> PixelBuffer {
+    let pixels: PixelBuffer
+    do throws(MagpieError) {
+      pixels =
+        frame.isDefaultImage
+        ? try defaultImage()
+        : try decode(
+          frame, in: bytes, header: header, sharedChunks: animation.sharedChunks, usesFastPath: usesFastPath)
+    } catch {
+      throw MagpieError(error.code, "APNG frame \(index): \(error.reason)")
+    }
+    // The default image is the canvas size and the rebuilt IHDR carries
+    // the fcTL size, so this holds unless something upstream is broken.
+    guard pixels.width == frame.control.width, pixels.height == frame.control.height else {
+      throw MagpieError(.corruptData, "APNG frame \(index) decoded to \(pixels.size), not its fcTL size")
+    }
+    return pixels
   }
 
   private static func decode(

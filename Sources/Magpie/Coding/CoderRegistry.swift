@@ -59,6 +59,15 @@ public final class CoderRegistry: Sendable {
     try requireDecoder(for: data).info(of: data)
   }
 
+  /// A frame source for the animation in `data` from the first coder that
+  /// takes it (see ``ImageCoder/frameSource(for:options:)``), or `nil` for
+  /// a still image or a coder without one.
+  public func frameSource(
+    for data: Data, options: DecodeOptions = DecodeOptions()
+  ) throws(MagpieError) -> (any ImageFrameSource)? {
+    try requireDecoder(for: data).frameSource(for: data, options: options)
+  }
+
   /// Encodes `image` as `format` with the first coder that writes it.
   public func encode(
     _ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions()

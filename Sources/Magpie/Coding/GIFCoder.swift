@@ -61,6 +61,12 @@ public struct GIFCoder: ImageCoder {
       frameDurations: layout.delays.map { ImageFrame.browserDuration(milliseconds: $0) }, byteCount: data.count)
   }
 
+  /// A frame source for an animated GIF (more than one frame), `nil` for a
+  /// still; see ``GIFFrameSource``.
+  public func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)? {
+    try GIFFrameSource.make(data: data, options: options)
+  }
+
   /// True for ``ImageFormat/gif``.
   public func canEncode(to format: ImageFormat) -> Bool { format == .gif }
 
@@ -87,19 +93,14 @@ public struct GIFCoder: ImageCoder {
     let frameCount = options.firstFrameOnly ? 1 : layout.frameCount
     try options.checkAnimationByteLimit(format: "gif", frameCount: frameCount, canvas: layout.canvas)
     return try GIFFileReader.withReader(data) { reader throws(MagpieError) -> Image in
-      let canvas = GIFCompositor(width: layout.canvas.width, height: layout.canvas.height)
+      let decoder = GIFFrameDecoder(canvas: layout.canvas)
+      let canvas = decoder.canvas
       var frames: [ImageFrame] = []
       frames.reserveCapacity(frameCount)
       var delays: [Int] = []
       var declaredPixels = 0
       // Why the frames end early, once a later frame or record is damaged.
       var damage: MagpieError?
-      let lzw = GIFLZWDecoder()
-      var compressed: [UInt8] = []
-      // Indices are decoded a band of rows at a time into this buffer.
-      let bandCapacity = 1 << 18
-      let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bandCapacity, 65535))
-      defer { band.deallocate() }
       // The same records as the walk above, so never more than it counted.
       while frames.count < frameCount, let frame = try reader.nextFrame() {
         let index = reader.frameCount
@@ -111,19 +112,8 @@ public struct GIFCoder: ImageCoder {
           throw MagpieError(
             .imageTooLarge, "gif frames declare \(declaredPixels) pixels by frame \(index), more than the limits allow")
         }
-        canvas.beginFrame(
-          left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
-          disposal: frame.disposal, hasTransparency: frame.transparentIndex != nil)
-        reader.fillColorTable(canvas.colorTable, transparentIndex: frame.transparentIndex)
-        let codeSize = reader.readCompressedData(into: &compressed, frame: index)
+        let lzwDamaged = decoder.draw(frame, index: index, from: reader)
         if index == 1, let damage = reader.damage { throw damage }
-        var lzwDamaged = false
-        if frame.width > 0 && frame.height > 0 {
-          lzwDamaged = compressed.withUnsafeBufferPointer { data in
-            lzw.reset(data: data, minimumCodeSize: codeSize)
-            return decodeRows(of: frame, with: lzw, band: band, bandCapacity: bandCapacity, onto: canvas)
-          }
-        }
         if lzwDamaged && index == 1 {
           throw MagpieError(.corruptData, "gif frame 1's compressed pixel data is damaged")
         }
@@ -147,33 +137,6 @@ public struct GIFCoder: ImageCoder {
       for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) }
       return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif, isPartial: isPartial)
     }
-  }
-
-  /// Decompresses a frame band by band and draws its rows; returns whether
-  /// the data was damaged (ended before the frame's last visible row).
-  private static func decodeRows(
-    of frame: GIFFileReader.FrameHeader, with lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>,
-    bandCapacity: Int, onto canvas: GIFCompositor
-  ) -> Bool {
-    let width = frame.width
-    let rowsPerBand = max(1, bandCapacity / width)
-    // Rows stored past the canvas bottom never show: stop before them
-    // unless interlacing mixes them with visible ones.
-    let visibleRows = frame.isInterlaced ? frame.height : min(frame.height, max(0, canvas.height - frame.top))
-    var sequence = 0
-    while sequence < visibleRows {
-      let rows = min(rowsPerBand, visibleRows - sequence)
-      let produced = lzw.decode(into: band, count: rows * width)
-      let complete = produced / width
-      for r in 0..<complete {
-        let stored = sequence + r
-        let y = frame.isInterlaced ? interlacedRow(stored, height: frame.height) : stored
-        canvas.drawRow(band + r * width, frameRow: y)
-      }
-      sequence += complete
-      if complete < rows { return true }
-    }
-    return false
   }
 
   /// The image row of the `sequence`-th stored row of an interlaced frame:

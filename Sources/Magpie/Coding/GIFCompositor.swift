@@ -40,6 +40,13 @@ final class GIFCompositor {
     saved?.deallocate()
   }
 
+  /// Makes the canvas transparent and forgets the previous frame, as before
+  /// the first frame (a frame source starting again at a keyframe).
+  func reset() {
+    canvas.update(repeating: 0, count: width * height)
+    pending = nil
+  }
+
   /// Disposes of the previous frame and prepares to draw one at `left`,
   /// `top` of `frameWidth` by `frameHeight` (clipped to the canvas) that will
   /// be disposed of with `disposal`.

@@ -5,8 +5,8 @@ import Foundation
 /// out one frame's compressed data at a time, so memory stays bounded by a
 /// frame instead of every frame's raster (what `DGifSlurp` would hold).
 ///
-/// Must not outlive the bytes it reads, so it only exists inside
-/// ``withReader(_:_:)``.
+/// Must not outlive the bytes it reads: it exists inside
+/// ``withReader(_:_:)``, or over bytes its owner keeps (``GIFFrameSource``).
 /// giflib reports errors by return codes, so every call here returns
 /// normally; a failure becomes a ``MagpieError``, `.truncatedData` when the
 /// input ran out and `.corruptData` otherwise.
@@ -68,7 +68,9 @@ final class GIFFileReader {
     try PinnedBytes.with(data) { bytes throws(MagpieError) -> R in try body(try GIFFileReader(bytes: bytes)) }
   }
 
-  private init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {
+  /// A reader over `bytes`, which must stay valid and unchanged for the
+  /// reader's life.
+  init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       throw MagpieError(.truncatedData, "gif data is empty")
     }
@@ -117,6 +119,20 @@ final class GIFFileReader {
     }
     let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
     return MagpieError(.corruptData, "gif is damaged while \(what): \(message)")
+  }
+
+  /// Where the next record starts, once a frame's data has been read.
+  var recordOffset: Int { input.pointee.offset }
+
+  /// Moves to the record at `offset`, the start of the records of frame
+  /// `framesRead + 1` (a ``recordOffset`` taken at a record boundary), as
+  /// if the frames before it had been read; clears ``damage``.
+  func seek(toRecordAt offset: Int, framesRead: Int) {
+    input.pointee.offset = offset
+    input.pointee.ranShort = false
+    frameCount = framesRead
+    pendingControl = nil
+    damage = nil
   }
 
   /// The error for a giflib call that just failed while doing `what`.

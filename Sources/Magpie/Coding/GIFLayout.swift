@@ -13,6 +13,11 @@ struct GIFLayout {
   var delays: [Int]
   /// The NETSCAPE2.0 / ANIMEXTS1.0 loop count, when the file has one.
   var loopCount: Int?
+  /// Each frame's descriptor and graphic control, as stored.
+  var frames: [GIFFileReader.FrameHeader]
+  /// Where each frame's records (its extensions, then its descriptor)
+  /// start, for ``GIFFileReader/seek(toRecordAt:framesRead:)``.
+  var recordOffsets: [Int]
 
   /// How many frames the records declare.
   var frameCount: Int { delays.count }
@@ -28,18 +33,24 @@ struct GIFLayout {
   /// the canvas, not a walk over every frame's data.
   init(walking data: Data, frameLimit: Int = .max) throws(MagpieError) {
     var damage: MagpieError?
+    var frames: [GIFFileReader.FrameHeader] = []
+    var offsets: [Int] = []
     let (canvas, delays, loopCount) = try GIFFileReader.withReader(data) {
       reader throws(MagpieError) -> (PixelSize?, [Int], Int?) in
       var canvas: PixelSize?
       var delays: [Int] = []
       var complete = 0
       do throws(MagpieError) {
+        var offset = reader.recordOffset
         while let frame = try reader.nextFrame() {
           if canvas == nil { canvas = Self.canvasSize(reader: reader, firstFrame: frame) }
           delays.append(frame.delayCentiseconds * 10)
+          frames.append(frame)
+          offsets.append(offset)
           if delays.count >= frameLimit { break }
           try reader.skipImageData(frame: reader.frameCount)
           complete += 1
+          offset = reader.recordOffset
         }
         damage = reader.damage
       } catch {
@@ -54,6 +65,8 @@ struct GIFLayout {
     self.canvas = canvas
     self.delays = delays
     self.loopCount = loopCount
+    self.frames = frames
+    self.recordOffsets = offsets
     self.damage = damage
   }
 

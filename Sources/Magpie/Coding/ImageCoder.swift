@@ -24,6 +24,12 @@ public protocol ImageCoder: Sendable {
 
   /// Encodes `image` as `format`.
   func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data
+
+  /// A session that decodes the animation in `data` one frame at a time on
+  /// demand (see ``ImageFrameSource``), or `nil` when `data` is a still
+  /// image or the coder decodes eagerly only. Reads the headers and checks
+  /// `options.maxPixelCount` against the canvas; decodes no pixels.
+  func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)?
 }
 
 extension ImageCoder {
@@ -34,6 +40,11 @@ extension ImageCoder {
       format: image.format, size: image.pixelSize, frameCount: image.frames.count,
       loopCount: image.loopCount, frameDurations: image.frames.map(\.duration),
       orientation: image.orientation, byteCount: data.count)
+  }
+
+  /// By default a coder has no frame source: animations decode eagerly.
+  public func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)? {
+    nil
   }
 
   /// By default a coder only decodes.

@@ -63,6 +63,12 @@ public struct PNGCoder: ImageCoder {
     }
   }
 
+  /// A frame source for an APNG that plays as an animation, `nil` for a
+  /// still PNG or an APNG shown as a still; see ``APNGFrameSource``.
+  public func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)? {
+    try APNGFrameSource.make(data: data, options: options, usesFastPath: usesFastPath)
+  }
+
   /// True for PNG and APNG.
   public func canEncode(to format: ImageFormat) -> Bool { format == .png || format == .apng }
 
@@ -131,7 +137,7 @@ public struct PNGCoder: ImageCoder {
 
   /// The header, with a plainer reason than libpng's "IEND: out of place"
   /// for a file without image data.
-  private static func readHeader(of reader: PNGReader, preamble: PNGPreamble) throws(MagpieError) -> PNGHeader {
+  static func readHeader(of reader: PNGReader, preamble: PNGPreamble) throws(MagpieError) -> PNGHeader {
     do {
       return try reader.readHeader()
     } catch {
@@ -157,7 +163,7 @@ public struct PNGCoder: ImageCoder {
   }
 
   /// Runs `body` over `data`'s bytes, keeping its typed error.
-  private static func withBytes<R>(
+  static func withBytes<R>(
     of data: Data, _ body: (UnsafeRawBufferPointer) throws(MagpieError) -> R
   ) throws(MagpieError) -> R {
     let result: Result<R, MagpieError> = data.withUnsafeBytes { raw in

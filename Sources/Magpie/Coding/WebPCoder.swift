@@ -46,6 +46,12 @@ public struct WebPCoder: ImageCoder {
     }
   }
 
+  /// A frame source for an animated WebP of more than one frame, `nil` for
+  /// a still; see ``WebPFrameSource``.
+  public func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)? {
+    try WebPFrameSource.make(data: data, options: options)
+  }
+
   /// True for ``ImageFormat/webp``.
   public func canEncode(to format: ImageFormat) -> Bool { format == .webp }
 

@@ -6,7 +6,8 @@ import Foundation
 /// orientation, without decoding pixels.
 ///
 /// Must not outlive the bytes it was parsed from (the demuxer keeps
-/// pointers into them), so it only exists inside ``withContainer(_:_:)``.
+/// pointers into them), so it exists inside ``withContainer(_:_:)``, or over
+/// bytes its owner keeps (``WebPFrameSource``).
 final class WebPContainer {
   private let demux: OpaquePointer
 
@@ -31,7 +32,9 @@ final class WebPContainer {
     try PinnedBytes.with(data) { bytes throws(MagpieError) -> R in try body(try WebPContainer(bytes: bytes), bytes) }
   }
 
-  private init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {
+  /// Parses `bytes`, which must stay valid and unchanged for the
+  /// container's life.
+  init(bytes: UnsafeRawBufferPointer) throws(MagpieError) {
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       throw MagpieError(.truncatedData, "webp data is empty")
     }
@@ -88,6 +91,17 @@ final class WebPContainer {
       try body(iterator)
       seen += 1
     } while seen < count && WebPDemuxNextFrame(&iterator) != 0
+  }
+
+  /// Runs `body` with libwebp's iterator on frame `index` (0 is the first),
+  /// or throws when the demuxer has no such frame.
+  func withFrame<R>(at index: Int, _ body: (WebPIterator) throws(MagpieError) -> R) throws(MagpieError) -> R {
+    var iterator = WebPIterator()
+    guard WebPDemuxGetFrame(demux, Int32(index + 1), &iterator) != 0 else {
+      throw MagpieError(.corruptData, "webp animation frame \(index + 1) cannot be read")
+    }
+    defer { WebPDemuxReleaseIterator(&iterator) }
+    return try body(iterator)
   }
 
   /// Each frame's stored duration in milliseconds.

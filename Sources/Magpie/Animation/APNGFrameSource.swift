@@ -1,0 +1,139 @@
+import Foundation
+
+/// An APNG animation decoded frame by frame on demand: the frame source
+/// ``PNGCoder/frameSource(for:options:)`` makes.
+///
+/// The chunks are indexed once when the source is made (``APNGAnimation``:
+/// every frame's fcTL and data chunks, checked as the eager decode checks
+/// them); each frame is then rebuilt and decoded on its own and drawn on
+/// the canvas the source keeps, with the same code as
+/// ``PNGCoder/decode(_:options:)``. A frame is a keyframe (see
+/// ``KeyframeIndex``) after a frame disposed to background over the whole
+/// canvas or onto a transparent canvas, or when it covers the canvas with
+/// blend op source and is not disposed to previous. A default image that is
+/// not part of the animation is never decoded.
+///
+/// Not `Sendable`; see ``ImageFrameSource``.
+public final class APNGFrameSource: ImageFrameSource {
+  /// The encoded APNG.
+  public let data: Data
+  /// The IHDR size, turned upright when the eXIf orientation is applied.
+  public let canvasSize: PixelSize
+  /// How many frames the animation has (as acTL declares and the file holds).
+  public var frameCount: Int { animation.frames.count }
+  /// `num_plays`: 0 for forever.
+  public var loopCount: Int { animation.loopCount }
+
+  /// How many frames have been decoded, for tests that check how far a
+  /// request went back.
+  private(set) var decodedFrameCount = 0
+
+  private let bytes: OwnedBytes
+  private let header: PNGHeader
+  private let animation: APNGAnimation
+  private let turn: ImageOrientation
+  private let usesFastPath: Bool
+  private let keyframes: KeyframeIndex
+  private var compositor: APNGCompositor
+  /// The frame the compositor draws next; `nil` after an error.
+  private var nextIndex: Int? = 0
+  private var last: (index: Int, pixels: PixelBuffer)?
+
+  private init(
+    data: Data, bytes: OwnedBytes, header: PNGHeader, animation: APNGAnimation, turn: ImageOrientation,
+    usesFastPath: Bool
+  ) {
+    self.data = data
+    self.bytes = bytes
+    self.header = header
+    self.animation = animation
+    self.turn = turn
+    self.usesFastPath = usesFastPath
+    canvasSize = turn.displayedSize(of: header.size)
+    let canvas = header.size
+    keyframes = KeyframeIndex(
+      animation.frames.enumerated().map { index, frame in Self.facts(of: frame.control, index: index, canvas: canvas) })
+    compositor = APNGCompositor(size: canvas)
+  }
+
+  /// A source for `data` when it is an APNG that plays as an animation,
+  /// `nil` for a still PNG or an APNG that shows as a still (see
+  /// ``APNGAnimation``). Checks the canvas against `options.maxPixelCount`
+  /// and every chunk of the animation before returning.
+  static func make(data: Data, options: DecodeOptions, usesFastPath: Bool) throws(MagpieError) -> APNGFrameSource? {
+    let isAnimated = try PNGCoder.withBytes(of: data) { bytes throws(MagpieError) -> Bool in
+      PNGPreamble(scanning: bytes).isAnimated
+    }
+    guard isAnimated else { return nil }
+    let bytes = OwnedBytes(copying: data)
+    let preamble = PNGPreamble(scanning: bytes.bytes)
+    let header = try PNGCoder.readHeader(of: PNGReader(bytes.bytes), preamble: preamble)
+    try options.checkPixelLimit(decoded: header.size, declared: header.size)
+    let animation = try APNGAnimation(parsing: bytes.bytes, canvas: header.size)
+    guard animation.stillReason == nil, !animation.frames.isEmpty else { return nil }
+    return APNGFrameSource(
+      data: data, bytes: bytes, header: header, animation: animation,
+      turn: options.appliesOrientation ? preamble.orientation : .up, usesFastPath: usesFastPath)
+  }
+
+  /// The frame's fcTL delay as browsers play it.
+  public func duration(ofFrame index: Int) -> Duration { animation.frames[index].control.duration }
+
+  /// Frame `index`, composited; see ``ImageFrameSource/frame(at:)``.
+  public func frame(at index: Int) throws(MagpieError) -> PixelBuffer {
+    guard index >= 0 && index < frameCount else {
+      throw MagpieError(.invalidArgument, "APNG frame \(index) is not in 0..<\(frameCount)")
+    }
+    if let last, last.index == index { return last.pixels }
+    let start = keyframes.start(toReach: index, next: nextIndex)
+    if start != nextIndex {
+      compositor = APNGCompositor(size: header.size, startsAtFirstFrame: start == 0)
+      nextIndex = start
+    }
+    last = nil
+    var shown: PixelBuffer?
+    do throws(MagpieError) {
+      while let next = nextIndex, next <= index {
+        shown = try draw(next)
+        nextIndex = next + 1
+      }
+    } catch {
+      nextIndex = nil
+      throw error
+    }
+    guard var pixels = shown else { preconditionFailure("no frame drawn up to \(index)") }
+    if turn != .up { pixels = pixels.applying(turn) }
+    last = (index, pixels)
+    return pixels
+  }
+
+  /// Decodes frame `index` and draws it; returns the canvas as shown.
+  private func draw(_ index: Int) throws(MagpieError) -> PixelBuffer {
+    let frame = animation.frames[index]
+    decodedFrameCount += 1
+    let bytes = bytes.bytes
+    let usesFastPath = usesFastPath
+    let pixels = try APNGDecoder.pixels(
+      of: frame, index: index, animation: animation, in: bytes, header: header, usesFastPath: usesFastPath
+    ) { () throws(MagpieError) -> PixelBuffer in
+      let reader = try PNGReader(bytes, usesFastPath: usesFastPath)
+      _ = try reader.readHeader()
+      return try reader.readPixels()
+    }
+    return compositor.render(pixels, control: frame.control)
+  }
+
+  /// What ``KeyframeIndex`` needs to know of frame `index`, as
+  /// ``APNGCompositor`` draws and disposes it.
+  private static func facts(of control: APNGFrameControl, index: Int, canvas: PixelSize) -> KeyframeIndex.Frame {
+    let disposal: KeyframeIndex.Disposal
+    switch control.disposeOp {
+    case .none: disposal = .keep
+    case .background: disposal = .clear
+    // "previous" on the first frame is "background" (the specification).
+    case .previous: disposal = index == 0 ? .clear : .restore
+    }
+    let covers = control.x == 0 && control.y == 0 && control.width == canvas.width && control.height == canvas.height
+    return KeyframeIndex.Frame(coversCanvas: covers, replacesRectangle: control.blendOp == .source, disposal: disposal)
+  }
+}

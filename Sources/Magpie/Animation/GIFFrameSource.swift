@@ -1,0 +1,136 @@
+import Foundation
+
+/// A GIF animation decoded frame by frame on demand: the frame source
+/// ``GIFCoder/frameSource(for:options:)`` makes.
+///
+/// The records are walked once when the source is made (the delays, loop
+/// count, each frame's rectangle, disposal and transparency, and where its
+/// records start); frames are then decoded with the same code as
+/// ``GIFCoder/decode(_:options:)`` and composited on one canvas the source
+/// keeps. A frame is a keyframe (see ``KeyframeIndex``) after a frame that
+/// was cleared (disposal 2) over the whole canvas or onto a transparent
+/// canvas, or when it covers the canvas, has no transparent index and is
+/// not restored (disposal 3) afterwards; the reader jumps straight to a
+/// keyframe's records to start there.
+///
+/// Damage the eager decode keeps as a partial last frame is an error here:
+/// a frame whose data is cut short throws ``MagpieError/Code/truncatedData``
+/// and one whose LZW data is damaged ``MagpieError/Code/corruptData``, as
+/// does any frame drawn over it. Not `Sendable`; see ``ImageFrameSource``.
+public final class GIFFrameSource: ImageFrameSource {
+  /// The encoded GIF.
+  public let data: Data
+  /// The logical screen (or the first frame's extent when it has none).
+  public var canvasSize: PixelSize { layout.canvas }
+  /// The frames the records hold, up to damage after the first.
+  public var frameCount: Int { layout.frameCount }
+  /// The NETSCAPE2.0 loop count, 1 when the file has none (0 = forever).
+  public var loopCount: Int { layout.loopCount ?? 1 }
+
+  /// How many frames have been decoded, for tests that check how far a
+  /// request went back.
+  private(set) var decodedFrameCount = 0
+
+  private let bytes: OwnedBytes
+  private let layout: GIFLayout
+  private let keyframes: KeyframeIndex
+  private let reader: GIFFileReader
+  private let decoder: GIFFrameDecoder
+  /// The frame the decoder draws next; `nil` after an error, when the
+  /// canvas cannot be trusted.
+  private var nextIndex: Int? = 0
+  /// The frame handed out last, handed out again when asked again.
+  private var last: (index: Int, pixels: PixelBuffer)?
+
+  private init(data: Data, layout: GIFLayout) throws(MagpieError) {
+    self.data = data
+    let bytes = OwnedBytes(copying: data)
+    self.bytes = bytes
+    self.layout = layout
+    let canvas = layout.canvas
+    keyframes = KeyframeIndex(layout.frames.map { Self.facts(of: $0, canvas: canvas) })
+    reader = try GIFFileReader(bytes: bytes.bytes)
+    decoder = GIFFrameDecoder(canvas: canvas)
+  }
+
+  /// A source for `data` when it is a GIF of more than one frame, `nil`
+  /// for a still. Walks the records and checks the canvas against
+  /// `options.maxPixelCount` (the screen before giflib reads past the
+  /// header), and the size each frame declares against the bound the eager
+  /// decode puts on LZW work, before any canvas exists.
+  static func make(data: Data, options: DecodeOptions) throws(MagpieError) -> GIFFrameSource? {
+    if data.count >= 10 {
+      let b = data.startIndex
+      let screen = PixelSize(
+        width: Int(data[b + 6]) | Int(data[b + 7]) << 8, height: Int(data[b + 8]) | Int(data[b + 9]) << 8)
+      if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
+    }
+    let layout = try GIFLayout(walking: data)
+    try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
+    guard layout.frameCount > 1 else { return nil }
+    let bound = max(options.maxTotalByteCount / 2, 4 * layout.canvas.pixelCount)
+    for (index, frame) in layout.frames.enumerated() where frame.width * frame.height > bound {
+      throw MagpieError(
+        .imageTooLarge,
+        "gif frame \(index + 1) declares \(frame.width)x\(frame.height) pixels, more than the limits allow")
+    }
+    return try GIFFrameSource(data: data, layout: layout)
+  }
+
+  /// The frame's delay as browsers play it.
+  public func duration(ofFrame index: Int) -> Duration {
+    ImageFrame.browserDuration(milliseconds: layout.delays[index])
+  }
+
+  /// Frame `index`, composited; see ``ImageFrameSource/frame(at:)``.
+  public func frame(at index: Int) throws(MagpieError) -> PixelBuffer {
+    guard index >= 0 && index < frameCount else {
+      throw MagpieError(.invalidArgument, "gif frame \(index) is not in 0..<\(frameCount)")
+    }
+    if let last, last.index == index { return last.pixels }
+    let start = keyframes.start(toReach: index, next: nextIndex)
+    if start != nextIndex {
+      decoder.canvas.reset()
+      reader.seek(toRecordAt: layout.recordOffsets[start], framesRead: start)
+      nextIndex = start
+    }
+    last = nil
+    do throws(MagpieError) {
+      while let next = nextIndex, next <= index {
+        try decodeNext(next)
+        nextIndex = next + 1
+      }
+    } catch {
+      nextIndex = nil
+      throw error
+    }
+    let pixels = decoder.canvas.snapshot()
+    last = (index, pixels)
+    return pixels
+  }
+
+  private func decodeNext(_ index: Int) throws(MagpieError) {
+    guard let frame = try reader.nextFrame() else {
+      throw reader.damage ?? MagpieError(.truncatedData, "gif data ends before frame \(index + 1)")
+    }
+    decodedFrameCount += 1
+    let damaged = decoder.draw(frame, index: index + 1, from: reader)
+    if let damage = reader.damage { throw damage }
+    if damaged { throw MagpieError(.corruptData, "gif frame \(index + 1)'s compressed pixel data is damaged") }
+  }
+
+  /// What ``KeyframeIndex`` needs to know of `frame`, as ``GIFCompositor``
+  /// clips and disposes it.
+  private static func facts(of frame: GIFFileReader.FrameHeader, canvas: PixelSize) -> KeyframeIndex.Frame {
+    let disposal: KeyframeIndex.Disposal
+    switch frame.disposal {
+    case 2: disposal = .clear
+    case 3, 4: disposal = .restore
+    default: disposal = .keep
+    }
+    let covers =
+      frame.left == 0 && frame.top == 0 && frame.width >= canvas.width && frame.height >= canvas.height
+    return KeyframeIndex.Frame(
+      coversCanvas: covers, replacesRectangle: frame.transparentIndex == nil, disposal: disposal)
+  }
+}
