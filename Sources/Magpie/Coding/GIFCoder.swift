@@ -93,8 +93,11 @@ public struct GIFCoder: ImageCoder {
     let frameCount = options.firstFrameOnly ? 1 : layout.frameCount
     try options.checkAnimationByteLimit(format: "gif", frameCount: frameCount, canvas: layout.canvas)
     return try GIFFileReader.withReader(data) { reader throws(MagpieError) -> Image in
-      let decoder = GIFFrameDecoder(canvas: layout.canvas)
-      let canvas = decoder.canvas
+      let canvas = GIFCompositor(width: layout.canvas.width, height: layout.canvas.height)
+      let lzw = GIFLZWDecoder()
+      var compressed: [UInt8] = []
+      let band = GIFFrameDecoder.allocateBand()
+      defer { band.deallocate() }
       var frames: [ImageFrame] = []
       frames.reserveCapacity(frameCount)
       var delays: [Int] = []
@@ -112,7 +115,8 @@ public struct GIFCoder: ImageCoder {
           throw MagpieError(
             .imageTooLarge, "gif frames declare \(declaredPixels) pixels by frame \(index), more than the limits allow")
         }
-        let lzwDamaged = decoder.draw(frame, index: index, from: reader)
+        let lzwDamaged = GIFFrameDecoder.draw(
+          frame, index: index, from: reader, onto: canvas, lzw: lzw, band: band, compressed: &compressed)
         if index == 1, let damage = reader.damage { throw damage }
         if lzwDamaged && index == 1 {
           throw MagpieError(.corruptData, "gif frame 1's compressed pixel data is damaged")

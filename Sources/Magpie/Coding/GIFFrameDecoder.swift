@@ -1,32 +1,50 @@
 /// Decodes one GIF frame after another onto a ``GIFCompositor``: the
 /// per-frame work that the eager decode in ``GIFCoder`` and
-/// ``GIFFrameSource`` share. Keeps one frame's compressed bytes, the LZW
-/// decoder and a 256 KiB band of indices between frames.
+/// ``GIFFrameSource`` share. An instance keeps what a frame source needs
+/// between frames (the canvas, the LZW decoder, one frame's compressed bytes
+/// and a 256 KiB band of indices); the eager decode keeps the same state in
+/// locals and calls the static ``draw(_:index:from:onto:lzw:band:compressed:)``.
 final class GIFFrameDecoder {
+  /// Indices are decoded a band of rows at a time into a buffer this large
+  /// (at least one row of the widest frame, 65535).
+  static let bandCapacity = 1 << 18
+
   /// The canvas the frames are drawn on.
   let canvas: GIFCompositor
 
   private let lzw = GIFLZWDecoder()
   private var compressed: [UInt8] = []
-  /// Indices are decoded a band of rows at a time into this buffer.
   private let band: UnsafeMutablePointer<UInt8>
-  private static let bandCapacity = 1 << 18
 
   /// A decoder onto a transparent canvas of `size`, which the caller has
   /// checked against the pixel limit.
   init(canvas size: PixelSize) {
     canvas = GIFCompositor(width: size.width, height: size.height)
-    band = .allocate(capacity: max(Self.bandCapacity, 65535))
+    band = Self.allocateBand()
   }
 
   deinit { band.deallocate() }
 
+  /// A band buffer for ``draw(_:index:from:onto:lzw:band:compressed:)``;
+  /// the caller deallocates it.
+  static func allocateBand() -> UnsafeMutablePointer<UInt8> { .allocate(capacity: max(bandCapacity, 65535)) }
+
+  /// Draws `frame` onto this decoder's canvas; see
+  /// ``draw(_:index:from:onto:lzw:band:compressed:)``.
+  func draw(_ frame: GIFFileReader.FrameHeader, index: Int, from reader: GIFFileReader) -> Bool {
+    Self.draw(frame, index: index, from: reader, onto: canvas, lzw: lzw, band: band, compressed: &compressed)
+  }
+
   /// Disposes of the previous frame and draws `frame`, which `reader` has
   /// just returned as its frame `index` (the first is 1), reading its
-  /// compressed data. Returns whether that data was damaged (ended before
-  /// the frame's last visible row); a cut-off read is in `reader.damage`.
+  /// compressed data into `compressed`. Returns whether that data was
+  /// damaged (ended before the frame's last visible row); a cut-off read is
+  /// in `reader.damage`.
   @inline(__always)
-  func draw(_ frame: GIFFileReader.FrameHeader, index: Int, from reader: GIFFileReader) -> Bool {
+  static func draw(
+    _ frame: GIFFileReader.FrameHeader, index: Int, from reader: GIFFileReader, onto canvas: GIFCompositor,
+    lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>, compressed: inout [UInt8]
+  ) -> Bool {
     canvas.beginFrame(
       left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
       disposal: frame.disposal, hasTransparency: frame.transparentIndex != nil)
@@ -35,18 +53,18 @@ final class GIFFrameDecoder {
     guard frame.width > 0 && frame.height > 0 else { return false }
     return compressed.withUnsafeBufferPointer { data in
       lzw.reset(data: data, minimumCodeSize: codeSize)
-      return decodeRows(of: frame)
+      return decodeRows(of: frame, with: lzw, band: band, onto: canvas)
     }
   }
 
   /// Decompresses a frame band by band and draws its rows; returns whether
   /// the data was damaged.
-  @inline(__always)
-  private func decodeRows(of frame: GIFFileReader.FrameHeader) -> Bool {
-    // Locals, so that the loop need not reload them after each row's stores.
-    let (canvas, lzw, band) = (canvas, lzw, band)
+  private static func decodeRows(
+    of frame: GIFFileReader.FrameHeader, with lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>,
+    onto canvas: GIFCompositor
+  ) -> Bool {
     let width = frame.width
-    let rowsPerBand = max(1, Self.bandCapacity / width)
+    let rowsPerBand = max(1, bandCapacity / width)
     // Rows stored past the canvas bottom never show: stop before them
     // unless interlacing mixes them with visible ones.
     let visibleRows = frame.isInterlaced ? frame.height : min(frame.height, max(0, canvas.height - frame.top))
