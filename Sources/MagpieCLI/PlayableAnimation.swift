@@ -6,10 +6,18 @@ import Magpie
 struct PlayableAnimation {
   let timeline: AnimationTimeline
   let canvas: PixelSize
-  let decoder: @Sendable (Int) throws(MagpieError) -> PixelBuffer
+  let decoder: (Int) throws(MagpieError) -> PixelBuffer
 
-  /// The animation in `data`, decoded whole (frames handed out from memory).
+  /// The animation in `data`: frames from the format's frame source, one
+  /// at a time; a still image (or a format without one) decoded whole.
   init(_ data: Data) throws(MagpieError) {
+    if let source = try CoderRegistry.shared.frameSource(for: data) {
+      timeline = AnimationTimeline(
+        durations: (0..<source.frameCount).map { source.duration(ofFrame: $0) }, loopCount: source.loopCount)
+      canvas = source.canvasSize
+      decoder = { index throws(MagpieError) in try source.frame(at: index) }
+      return
+    }
     let image = try CoderRegistry.shared.decode(data)
     timeline = AnimationTimeline(image)
     canvas = image.pixelSize
