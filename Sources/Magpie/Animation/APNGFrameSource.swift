@@ -35,9 +35,7 @@ public final class APNGFrameSource: ImageFrameSource {
   private let usesFastPath: Bool
   private let keyframes: KeyframeIndex
   private var compositor: APNGCompositor
-  /// The frame the compositor draws next; `nil` after an error.
-  private var nextIndex: Int? = 0
-  private var last: (index: Int, pixels: PixelBuffer)?
+  private var cursor: ForwardFrameCursor
 
   private init(
     data: Data, bytes: OwnedBytes, header: PNGHeader, animation: APNGAnimation, turn: ImageOrientation,
@@ -54,6 +52,8 @@ public final class APNGFrameSource: ImageFrameSource {
     keyframes = KeyframeIndex(
       animation.frames.enumerated().map { index, frame in Self.facts(of: frame.control, index: index, canvas: canvas) })
     compositor = APNGCompositor(size: canvas)
+
+    cursor = ForwardFrameCursor(keyframes: keyframes, turn: turn)
   }
 
   /// A source for `data` when it is an APNG that plays as an animation,
@@ -84,27 +84,10 @@ public final class APNGFrameSource: ImageFrameSource {
     guard index >= 0 && index < frameCount else {
       throw MagpieError(.invalidArgument, "APNG frame \(index) is not in 0..<\(frameCount)")
     }
-    if let last, last.index == index { return last.pixels }
-    let start = keyframes.start(toReach: index, next: nextIndex)
-    if start != nextIndex {
-      compositor = APNGCompositor(size: header.size, startsAtFirstFrame: start == 0)
-      nextIndex = start
-    }
-    last = nil
-    var shown: PixelBuffer?
-    do throws(MagpieError) {
-      while let next = nextIndex, next <= index {
-        shown = try draw(next)
-        nextIndex = next + 1
-      }
-    } catch {
-      nextIndex = nil
-      throw error
-    }
-    guard var pixels = shown else { preconditionFailure("no frame drawn up to \(index)") }
-    if turn != .up { pixels = pixels.applying(turn) }
-    last = (index, pixels)
-    return pixels
+    return try cursor.frame(
+      at: index,
+      restart: { atFirstFrame in compositor = APNGCompositor(size: header.size, startsAtFirstFrame: atFirstFrame) },
+      draw: { (next) throws(MagpieError) in try draw(next) })
   }
 
   /// Decodes frame `index` and draws it; returns the canvas as shown.

@@ -35,9 +35,7 @@ public final class WebPFrameSource: ImageFrameSource {
   private let durations: [Int]
   private let keyframes: KeyframeIndex
   private var compositor: APNGCompositor
-  /// The frame the compositor draws next; `nil` after an error.
-  private var nextIndex: Int? = 0
-  private var last: (index: Int, pixels: PixelBuffer)?
+  private var cursor: ForwardFrameCursor
 
   private init(data: Data, bytes: OwnedBytes, container: WebPContainer, options: DecodeOptions) throws(MagpieError) {
     self.data = data
@@ -62,6 +60,8 @@ public final class WebPFrameSource: ImageFrameSource {
     self.durations = durations
     keyframes = KeyframeIndex(facts)
     compositor = APNGCompositor(size: stored)
+
+    cursor = ForwardFrameCursor(keyframes: keyframes, turn: turn)
   }
 
   /// A source for `data` when it is an animated WebP of more than one
@@ -91,27 +91,10 @@ public final class WebPFrameSource: ImageFrameSource {
     guard index >= 0 && index < frameCount else {
       throw MagpieError(.invalidArgument, "webp frame \(index) is not in 0..<\(frameCount)")
     }
-    if let last, last.index == index { return last.pixels }
-    let start = keyframes.start(toReach: index, next: nextIndex)
-    if start != nextIndex {
-      compositor = APNGCompositor(size: compositor.size, startsAtFirstFrame: start == 0)
-      nextIndex = start
-    }
-    last = nil
-    var shown: PixelBuffer?
-    do throws(MagpieError) {
-      while let next = nextIndex, next <= index {
-        shown = try draw(next)
-        nextIndex = next + 1
-      }
-    } catch {
-      nextIndex = nil
-      throw error
-    }
-    guard var pixels = shown else { preconditionFailure("no frame drawn up to \(index)") }
-    if turn != .up { pixels = pixels.applying(turn) }
-    last = (index, pixels)
-    return pixels
+    return try cursor.frame(
+      at: index,
+      restart: { atFirstFrame in compositor = APNGCompositor(size: compositor.size, startsAtFirstFrame: atFirstFrame) },
+      draw: { (next) throws(MagpieError) in try draw(next) })
   }
 
   /// Decodes frame `index` and draws it; returns the canvas as shown.
