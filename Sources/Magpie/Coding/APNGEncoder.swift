@@ -20,10 +20,10 @@ enum APNGEncoder {
     }
     // One colour type for every frame, as IHDR is shared: RGB only when all are opaque.
     let dropAlpha = frames.allSatisfy { $0.pixels.isOpaque }
-    var output = Data(PNGChunkReader.signature)
+    var output = PNGChunkWriter()
     var sequence: UInt32 = 0
     for (index, frame) in frames.enumerated() {
-      let png = try encodeWhole(frame.pixels, dropAlpha: dropAlpha, level: level)
+      let png = try PNGCoder.encode(frame.pixels, dropAlpha: dropAlpha, level: level)
       let rewrapped: Result<Void, MagpieError> = png.withUnsafeBytes { bytes in
         Result { () throws(MagpieError) in
           guard var reader = PNGChunkReader(bytes) else {
@@ -34,20 +34,22 @@ enum APNGEncoder {
             let data = chunk.data(in: bytes)
             if chunk.type == PNGChunk.idat {
               if !wroteControl {
-                appendChunk(PNGChunk.fctl, frameControl(frame, size: size, sequence: &sequence), to: &output)
+                output.append(PNGChunk.fctl, frameControl(frame, size: size, sequence: &sequence))
                 wroteControl = true
               }
               if index == 0 {
-                appendChunk(PNGChunk.idat, Array(data), to: &output)
+                output.append(PNGChunk.idat, data)
               } else {
-                appendChunk(PNGChunk.fdat, bigEndian(sequence) + Array(data), to: &output)
+                output.append(PNGChunk.fdat, PNGChunkWriter.bigEndian(sequence) + Array(data))
                 sequence += 1
               }
             } else if index == 0 {
               // IHDR and libpng's other header chunks, then acTL before the image data.
-              appendChunk(chunk.type, Array(data), to: &output)
+              output.append(chunk.type, data)
               if chunk.type == PNGChunk.ihdr {
-                appendChunk(PNGChunk.actl, bigEndian(UInt32(frames.count)) + bigEndian(UInt32(loopCount)), to: &output)
+                output.append(
+                  PNGChunk.actl,
+                  PNGChunkWriter.bigEndian(UInt32(frames.count)) + PNGChunkWriter.bigEndian(UInt32(loopCount)))
               }
             }
           }
@@ -55,20 +57,8 @@ enum APNGEncoder {
       }
       try rewrapped.get()
     }
-    appendChunk(PNGChunk.iend, [], to: &output)
-    return output
-  }
-
-  private static func encodeWhole(_ pixels: PixelBuffer, dropAlpha: Bool, level: Int) throws(MagpieError) -> Data {
-    let straight = pixels.straightRGBA()
-    let result: Result<Data, MagpieError> = straight.withUnsafeBytes { raw in
-      Result { () throws(MagpieError) -> Data in
-        try PNGCoder.encode(
-          raw, size: pixels.size, stride: pixels.width * PixelBuffer.bytesPerPixel, dropAlpha: dropAlpha,
-          level: level)
-      }
-    }
-    return try result.get()
+    output.append(PNGChunk.iend, [])
+    return Data(output.bytes)
   }
 
   /// fcTL: a whole-canvas frame that replaces the canvas, its duration in
@@ -79,26 +69,12 @@ enum APNGEncoder {
       milliseconds <= 0xFFFF
       ? (milliseconds, 1000)
       : milliseconds / 10 <= 0xFFFF ? (milliseconds / 10, 100) : (min(0xFFFF, milliseconds / 1000), 1)
-    var bytes = bigEndian(sequence)
+    var bytes = PNGChunkWriter.bigEndian(sequence)
     sequence += 1
-    bytes += bigEndian(UInt32(size.width)) + bigEndian(UInt32(size.height)) + bigEndian(0) + bigEndian(0)
+    bytes += PNGChunkWriter.bigEndian(UInt32(size.width)) + PNGChunkWriter.bigEndian(UInt32(size.height))
+    bytes += PNGChunkWriter.bigEndian(0) + PNGChunkWriter.bigEndian(0)
     bytes += [UInt8(numerator >> 8), UInt8(numerator & 0xFF), UInt8(denominator >> 8), UInt8(denominator & 0xFF)]
     bytes += [0, 0]  // dispose none, blend source
     return bytes
-  }
-
-  private static func appendChunk(_ type: UInt32, _ data: [UInt8], to output: inout Data) {
-    let typeBytes = bigEndian(type)
-    output.append(contentsOf: bigEndian(UInt32(data.count)))
-    output.append(contentsOf: typeBytes)
-    output.append(contentsOf: data)
-    let crc = typeBytes.withUnsafeBytes { typeRaw in
-      data.withUnsafeBytes { CRC32.checksum($0, continuing: CRC32.checksum(typeRaw)) }
-    }
-    output.append(contentsOf: bigEndian(crc))
-  }
-
-  private static func bigEndian(_ value: UInt32) -> [UInt8] {
-    [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
   }
 }

@@ -22,24 +22,10 @@ struct APNGFrame: Sendable, Equatable {
     var total = PNGChunkReader.signature.count + 25 + 12
     for chunk in sharedChunks { total += chunk.range.count }
     for chunk in dataChunks { total += chunk.length + 8 }
-    var stream = [UInt8]()
-    stream.reserveCapacity(total)
-    stream += PNGChunkReader.signature
-    func append(_ type: UInt32, _ data: UnsafeRawBufferPointer) {
-      let start = stream.count
-      appendBigEndian(UInt32(data.count))
-      appendBigEndian(type)
-      stream.append(contentsOf: data.assumingMemoryBound(to: UInt8.self))
-      let crc = stream.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + 4)...])) }
-      appendBigEndian(crc)
-    }
-    func appendBigEndian(_ value: UInt32) {
-      stream += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-    header.ihdrData(size: size).withUnsafeBytes { append(PNGChunk.ihdr, $0) }
+    var stream = PNGChunkWriter(capacity: total)
+    header.ihdrData(size: size).withUnsafeBytes { stream.append(PNGChunk.ihdr, $0) }
     for chunk in sharedChunks {
-      stream.append(
-        contentsOf: UnsafeRawBufferPointer(rebasing: bytes[chunk.range]).assumingMemoryBound(to: UInt8.self))
+      stream.appendRaw(UnsafeRawBufferPointer(rebasing: bytes[chunk.range]))
     }
     for chunk in dataChunks {
       guard chunk.hasValidCRC(in: bytes) else {
@@ -47,9 +33,9 @@ struct APNGFrame: Sendable, Equatable {
       }
       // fdAT data is a 4-byte sequence number followed by what IDAT would hold.
       let payload = (chunk.dataRange.lowerBound + 4)..<chunk.dataRange.upperBound
-      append(PNGChunk.idat, UnsafeRawBufferPointer(rebasing: bytes[payload]))
+      stream.append(PNGChunk.idat, UnsafeRawBufferPointer(rebasing: bytes[payload]))
     }
-    append(PNGChunk.iend, UnsafeRawBufferPointer(start: nil, count: 0))
-    return stream
+    stream.append(PNGChunk.iend, UnsafeRawBufferPointer(start: nil, count: 0))
+    return stream.bytes
   }
 }

@@ -91,20 +91,23 @@ public struct PNGCoder: ImageCoder {
     guard pixels.width > 0, pixels.height > 0, pixels.width <= 0x7FFF_FFFF, pixels.height <= 0x7FFF_FFFF else {
       throw MagpieError(.invalidArgument, "a PNG cannot hold a \(pixels.size) image")
     }
-    // Opaque or straight pixels are what PNG stores: write them in place.
+    return try Self.encode(pixels, dropAlpha: pixels.isOpaque, level: options.compressionLevel)
+  }
+
+  /// `pixels` as a PNG, RGB when `dropAlpha` (the pixels must be opaque),
+  /// else straight-alpha RGBA: opaque or straight pixels written in place,
+  /// premultiplied ones through a straight copy.
+  static func encode(_ pixels: PixelBuffer, dropAlpha: Bool, level: Int) throws(MagpieError) -> Data {
     if pixels.isOpaque || pixels.alphaRepresentation == .straight {
       return try pixels.withUnsafeBytes { (raw) throws(MagpieError) -> Data in
-        try Self.encode(
-          raw, size: pixels.size, stride: pixels.bytesPerRow, dropAlpha: pixels.isOpaque,
-          level: options.compressionLevel)
+        try encode(raw, size: pixels.size, stride: pixels.bytesPerRow, dropAlpha: dropAlpha, level: level)
       }
     }
     let straight = pixels.straightRGBA()
     let result: Result<Data, MagpieError> = straight.withUnsafeBytes { raw in
       Result { () throws(MagpieError) -> Data in
-        try Self.encode(
-          raw, size: pixels.size, stride: pixels.width * PixelBuffer.bytesPerPixel, dropAlpha: false,
-          level: options.compressionLevel)
+        try encode(
+          raw, size: pixels.size, stride: pixels.width * PixelBuffer.bytesPerPixel, dropAlpha: dropAlpha, level: level)
       }
     }
     return try result.get()
