@@ -65,11 +65,7 @@ extension ImageManager {
       let start = clock.now
       let input = image
       let options = plan.processingOptions
-      let limiter = processLimiter
-      defer { job.setUpstream(nil) }
-      image = try await limiter.run(
-        priority: job.priority, queued: { ticket in job.setUpstream { limiter.setPriority($0, for: ticket) } }
-      ) { () throws(MagpieError) in
+      image = try await job.run(on: processLimiter) { () throws(MagpieError) in
         var current = input
         for processor in processors {
           current = try processor.processNamingFailures(item: .image(current), options: options)

@@ -62,15 +62,9 @@ extension ImageManager {
   /// priority.
   private func decode(_ fetched: FetchedData, plan: DecodePlan, job: LoadJob) async throws(MagpieError) -> DecodedImage
   {
-    let limiter = decodeLimiter
     let clock = ContinuousClock()
     let start = clock.now
-    defer { job.setUpstream(nil) }
-    let image = try await limiter.run(
-      priority: job.priority, queued: { ticket in job.setUpstream { limiter.setPriority($0, for: ticket) } }
-    ) { () throws(MagpieError) in
-      try plan.decode(fetched.data)
-    }
+    let image = try await job.run(on: decodeLimiter) { () throws(MagpieError) in try plan.decode(fetched.data) }
     return DecodedImage(image: image, fetched: fetched, decodeTime: clock.now - start)
   }
 }

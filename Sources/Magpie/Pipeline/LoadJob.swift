@@ -71,6 +71,16 @@ final class LoadJob: Sendable {
     if let upstream { upstream(priority) }
   }
 
+  /// Runs `work` on `limiter` at the job's priority; while it waits for a
+  /// slot, a change of the job's priority moves it in that queue.
+  func run<T: Sendable>(
+    on limiter: WorkLimiter, _ work: @escaping @Sendable () throws(MagpieError) -> T
+  ) async throws(MagpieError) -> T {
+    defer { setUpstream(nil) }
+    return try await limiter.run(
+      priority: priority, queued: { ticket in self.setUpstream { limiter.setPriority($0, for: ticket) } }, work)
+  }
+
   /// Moves what the job waits for to the job's priority now.
   func reprioritize() {
     let priority = self.priority
