@@ -12,8 +12,7 @@ struct PlayableAnimation {
   /// at a time; a still image (or a format without one) decoded whole.
   init(_ data: Data) throws(MagpieError) {
     if let source = try CoderRegistry.shared.frameSource(for: data) {
-      timeline = AnimationTimeline(
-        durations: (0..<source.frameCount).map { source.duration(ofFrame: $0) }, loopCount: source.loopCount)
+      timeline = AnimationTimeline(source)
       canvas = source.canvasSize
       decoder = { index throws(MagpieError) in try source.frame(at: index) }
       return

@@ -26,6 +26,10 @@ public final class AnimatedImage: Sendable {
   private let options: DecodeOptions
   private let monitor: MemoryPressureMonitor?
   private let sharedBuffer = Lock<WeakBuffer>(WeakBuffer())
+  // The source that read the headers and the poster, kept for the first
+  // buffer (it has frame 0 decoded already). Handed over once, never used
+  // from two places, so it need not be Sendable.
+  private let unusedSource: Lock<UncheckedSendable<any ImageFrameSource>?>
 
   /// The buffer players share while any of them lives.
   private struct WeakBuffer {
@@ -50,16 +54,25 @@ public final class AnimatedImage: Sendable {
     self.budgetBytes = budgetBytes
     self.monitor = monitor
     canvasSize = source.canvasSize
-    timeline = AnimationTimeline(
-      durations: (0..<source.frameCount).map { source.duration(ofFrame: $0) }, loopCount: source.loopCount)
+    timeline = AnimationTimeline(source)
     posterFrame = try source.frame(at: 0)
+    unusedSource = Lock(UncheckedSendable(source))
   }
 
   /// The frame buffer every player of this image shares: the one a live
-  /// player already uses, or a new one over a fresh frame source.
+  /// player already uses, or a new one (over the source that read the
+  /// headers the first time, a fresh frame source after that).
   public func frameBuffer() throws(MagpieError) -> AnimationFrameBuffer {
     if let live = sharedBuffer.withLock({ $0.buffer }) { return live }
-    guard let source = try registry.frameSource(for: data, options: options) else {
+    let source: any ImageFrameSource
+    if let unused = unusedSource.withLock({ spare -> UncheckedSendable<any ImageFrameSource>? in
+      defer { spare = nil }
+      return spare
+    }) {
+      source = unused.value
+    } else if let fresh = try registry.frameSource(for: data, options: options) {
+      source = fresh
+    } else {
       throw MagpieError(.unsupportedFormat, "the animation's frame source went away")
     }
     let buffer = Self.buffer(

@@ -29,6 +29,11 @@ public struct AnimationTimeline: Sendable, Equatable {
     self.init(durations: image.frames.map(\.duration), loopCount: image.loopCount)
   }
 
+  /// The timeline a frame source reads from its headers.
+  public init(_ source: any ImageFrameSource) {
+    self.init(durations: (0..<source.frameCount).map { source.duration(ofFrame: $0) }, loopCount: source.loopCount)
+  }
+
   /// How many frames there are.
   public var frameCount: Int { durations.count }
 }
