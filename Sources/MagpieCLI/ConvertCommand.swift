@@ -17,9 +17,12 @@ enum ConvertCommand {
 
     let data = try InputFile.readFile(input)
     // Formats without animation only ever need the first frame (PNG writes
-    // an animation as APNG).
+    // an animation as APNG). Animations stream from their frame source
+    // through the processors into the encoder, so one over the all-frames
+    // decode limit converts in bounded memory.
     let animatable = format == .gif || format == .webp || format == .png
-    let decodeOptions = DecodeOptions(targetSize: spec?.decodeTarget, firstFrameOnly: !animatable)
+    var decodeOptions = DecodeOptions(targetSize: spec?.decodeTarget, firstFrameOnly: !animatable)
+    decodeOptions.decodesFramesOnDemand = animatable
     var image: Image
     do {
       image = try CoderRegistry.shared.decode(data, options: decodeOptions)

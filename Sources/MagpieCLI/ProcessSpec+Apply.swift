@@ -11,7 +11,7 @@ extension ProcessSpec {
     var result = image
     for processor in processor.processors {
       do throws(MagpieError) {
-        result = try processor.process(item: .image(result), options: options)
+        result = try result.processed(by: processor, options: options)
       } catch {
         throw .failure("process", "\(processor.identifier) could not process the \(result.pixelSize) image: \(error)")
       }

@@ -24,10 +24,13 @@ public struct DefaultCacheSerializer: CacheSerializer {
     self.registry = registry
   }
 
-  /// The image's own encoded bytes when it has them, else (with
-  /// ``preferCacheOriginalData``) `original`, else a fresh encoding.
+  /// The image's own encoded bytes when it has them (an unprocessed
+  /// on-demand animation's included), else (with
+  /// ``preferCacheOriginalData``) `original`, else a fresh encoding (an
+  /// on-demand animation's frames streamed through the encoder).
   public func data(with image: Image, original: Data?) -> Data? {
     if let own = image.originalData { return own }
+    if let animation = image.animation, animation.processors.isEmpty { return animation.data }
     if preferCacheOriginalData, let original { return original }
     var format = image.format
     if format == .unknown, let original { format = ImageFormat.sniff(original) }

@@ -7,22 +7,25 @@ import Foundation
 /// back exactly the frames given, durations in milliseconds and the loop
 /// count; browsers and PNG viewers without APNG show the first frame.
 enum APNGEncoder {
-  /// The APNG of `frames` (canvas-sized, one size), played `loopCount`
-  /// times (0: forever), with zlib level `level`.
-  static func encode(_ frames: [ImageFrame], loopCount: Int, level: Int) throws(MagpieError) -> Data {
-    guard let first = frames.first else { throw MagpieError(.invalidArgument, "an APNG needs at least one frame") }
-    let size = first.pixels.size
-    guard frames.allSatisfy({ $0.pixels.size == size }) else {
-      throw MagpieError(.invalidArgument, "APNG frames must all be the canvas size, \(size)")
-    }
+  /// The APNG of `frames` (canvas-sized, one size), read in order, with
+  /// zlib level `level`.
+  static func encode(_ frames: inout EncodingFrames, level: Int) throws(MagpieError) -> Data {
+    let size = frames.size
+    let loopCount = frames.loopCount
+    guard frames.count > 0 else { throw MagpieError(.invalidArgument, "an APNG needs at least one frame") }
     guard frames.count <= Int(UInt32.max), loopCount >= 0, loopCount <= Int(UInt32.max) else {
       throw MagpieError(.invalidArgument, "an APNG holds at most 2^32-1 frames and loops")
     }
-    // One colour type for every frame, as IHDR is shared: RGB only when all are opaque.
-    let dropAlpha = frames.allSatisfy { $0.pixels.isOpaque }
+    // One colour type for every frame, as IHDR is shared: RGB only when
+    // all are known to be opaque (frames still to be decoded are not).
+    let dropAlpha = frames.allOpaque ?? false
     var output = PNGChunkWriter()
     var sequence: UInt32 = 0
-    for (index, frame) in frames.enumerated() {
+    let count = frames.count
+    for index in 0..<frames.count {
+      guard let frame = try frames.next(), frame.pixels.size == size else {
+        throw MagpieError(.invalidArgument, "APNG frame \(index + 1) of \(frames.count) is missing or not \(size)")
+      }
       let png = try PNGCoder.encode(frame.pixels, dropAlpha: dropAlpha, level: level)
       let rewrapped: Result<Void, MagpieError> = png.withUnsafeBytes { bytes in
         Result { () throws(MagpieError) in
@@ -49,7 +52,7 @@ enum APNGEncoder {
               if chunk.type == PNGChunk.ihdr {
                 output.append(
                   PNGChunk.actl,
-                  PNGChunkWriter.bigEndian(UInt32(frames.count)) + PNGChunkWriter.bigEndian(UInt32(loopCount)))
+                  PNGChunkWriter.bigEndian(UInt32(count)) + PNGChunkWriter.bigEndian(UInt32(loopCount)))
               }
             }
           }

@@ -49,9 +49,29 @@ public final class CoderRegistry: Sendable {
     coders.first { $0.canEncode(to: format) }
   }
 
-  /// Decodes `data` with the first coder that takes it.
+  /// Decodes `data` with the first coder that takes it; with
+  /// ``DecodeOptions/decodesFramesOnDemand``, an animation the coder has a
+  /// frame source for becomes its poster frame and an ``Image/animation``
+  /// (one whose headers or poster do not read decodes as usual, so damage
+  /// is reported, or kept as a partial image, the same way).
   public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(MagpieError) -> Image {
-    try requireDecoder(for: data).decode(data, options: options)
+    let coder = try requireDecoder(for: data)
+    if let image = onDemandAnimation(data, coder: coder, options: options) { return image }
+    return try coder.decode(data, options: options)
+  }
+
+  /// `data` as an on-demand animation (see ``decode(_:options:)``), or
+  /// `nil` when the options do not ask for one or it is not one.
+  func onDemandAnimation(_ data: Data, coder: (any ImageCoder)? = nil, options: DecodeOptions) -> Image? {
+    guard options.decodesFramesOnDemand, !options.firstFrameOnly, let coder = coder ?? decoder(for: data),
+      let source = try? coder.frameSource(for: data, options: options),
+      let animation = try? AnimatedImage(
+        data: data, source: source, registry: self, options: options, budget: options.frameBufferBudget,
+        monitor: .shared)
+    else { return nil }
+    var image = Image(animation: animation, scale: options.scale)
+    if options.keepsOriginalData { image.originalData = data }
+    return image
   }
 
   /// Reads `data`'s headers with the first coder that takes it.

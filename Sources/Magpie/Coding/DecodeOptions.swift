@@ -53,6 +53,16 @@ public struct DecodeOptions: Sendable {
   /// way. With `false` such images fail with the damage's error
   /// (``MagpieError/Code/truncatedData`` or ``MagpieError/Code/corruptData``).
   public var allowsPartialImage: Bool
+  /// Decode an animation's poster frame only and carry the rest as an
+  /// ``Image/animation`` whose frames are decoded while it plays (through
+  /// the format's frame source), instead of every frame up front. Costs
+  /// one canvas and the frame buffer's budget, not all frames, so
+  /// ``maxTotalByteCount`` does not apply. Still images, formats without a
+  /// frame source and `firstFrameOnly` decode as usual. Default `false`.
+  public var decodesFramesOnDemand = false
+  /// The budget of the frame buffer an on-demand animation plays from
+  /// (see ``AnimationFrameBuffer``).
+  public var frameBufferBudget = AnimationFrameBuffer.defaultBudget
 
   /// Full-size decode of every frame, 100-megapixel limit, 256 MiB for all
   /// frames together, orientation applied.

@@ -73,8 +73,8 @@ public struct GIFCoder: ImageCoder {
   /// Encodes `image` (every frame unless `options.firstFrameOnly`) as GIF.
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
     guard format == .gif else { throw MagpieError(.encodingFailed, "GIFCoder does not encode \(format.rawValue)") }
-    let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
-    return try GIFWriter.encode(frames: frames, loopCount: image.loopCount, dithers: dithers)
+    var frames = try EncodingFrames(image, firstFrameOnly: options.firstFrameOnly)
+    return try GIFWriter.encode(frames: &frames, dithers: dithers)
   }
 
   private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {

@@ -84,8 +84,9 @@ public struct PNGCoder: ImageCoder {
     guard (0...9).contains(options.compressionLevel) else {
       throw MagpieError(.invalidArgument, "PNG compression level \(options.compressionLevel) is not in 0...9")
     }
-    if format == .apng && image.frames.count > 1 {
-      return try APNGEncoder.encode(image.frames, loopCount: image.loopCount, level: options.compressionLevel)
+    if format == .apng && image.isAnimated {
+      var frames = try EncodingFrames(image, firstFrameOnly: false)
+      return try APNGEncoder.encode(&frames, level: options.compressionLevel)
     }
     let pixels = image.pixels
     guard pixels.width > 0, pixels.height > 0, pixels.width <= 0x7FFF_FFFF, pixels.height <= 0x7FFF_FFFF else {

@@ -59,8 +59,8 @@ public struct WebPCoder: ImageCoder {
   /// frame unless `options.firstFrameOnly`.
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
     guard format == .webp else { throw MagpieError(.encodingFailed, "WebPCoder does not encode \(format.rawValue)") }
-    let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
-    return try WebPEncoder.encode(frames: frames, loopCount: image.loopCount, options: options)
+    var frames = try EncodingFrames(image, firstFrameOnly: options.firstFrameOnly)
+    return try WebPEncoder.encode(frames: &frames, options: options)
   }
 
   private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {

@@ -15,16 +15,16 @@ enum WebPEncoder {
   /// Largest width or height WebP stores.
   static let maxDimension = 16383
 
-  /// Encodes `frames` (one: a still; more: an animation playing
-  /// `loopCount` times, 0 = forever).
-  static func encode(frames: [ImageFrame], loopCount: Int, options: EncodeOptions) throws(MagpieError) -> Data {
-    let size = frames[0].pixels.size
+  /// Encodes `frames` (one: a still; more: an animation playing its loop
+  /// count, 0 = forever), reading them in order.
+  static func encode(frames: inout EncodingFrames, options: EncodeOptions) throws(MagpieError) -> Data {
+    let size = frames.size
     guard size.width > 0, size.height > 0, size.width <= maxDimension, size.height <= maxDimension else {
       throw MagpieError(.invalidArgument, "webp cannot store a \(size) image (1 to \(maxDimension) pixels a side)")
     }
     var config = try makeConfig(options)
-    if frames.count == 1 { return try encodeStill(frames[0].pixels, config: &config) }
-    return try encodeAnimation(frames, loopCount: loopCount, config: &config)
+    if frames.count == 1, let still = try frames.next() { return try encodeStill(still.pixels, config: &config) }
+    return try encodeAnimation(&frames, config: &config)
   }
 
   private static func makeConfig(_ options: EncodeOptions) throws(MagpieError) -> WebPConfig {
@@ -108,14 +108,14 @@ enum WebPEncoder {
   }
 
   private static func encodeAnimation(
-    _ frames: [ImageFrame], loopCount: Int, config: inout WebPConfig
+    _ frames: inout EncodingFrames, config: inout WebPConfig
   ) throws(MagpieError) -> Data {
     var animationOptions = WebPAnimEncoderOptions()
     guard WebPAnimEncoderOptionsInit(&animationOptions) != 0 else {
       throw MagpieError(.encodingFailed, "libwebp refused its animation options (version mismatch)")
     }
-    animationOptions.anim_params.loop_count = Int32(min(65535, max(0, loopCount)))
-    let size = frames[0].pixels.size
+    animationOptions.anim_params.loop_count = Int32(min(65535, max(0, frames.loopCount)))
+    let size = frames.size
     guard let encoder = WebPAnimEncoderNew(Int32(size.width), Int32(size.height), &animationOptions) else {
       throw MagpieError(.encodingFailed, "libwebp could not start an animation (out of memory)")
     }
@@ -125,7 +125,10 @@ enum WebPEncoder {
       return MagpieError(.encodingFailed, "libwebp failed \(what): \(reason)")
     }
     var timestamp = 0
-    for (i, frame) in frames.enumerated() {
+    for i in 0..<frames.count {
+      guard let frame = try frames.next(), frame.pixels.size == size else {
+        throw MagpieError(.invalidArgument, "webp frame \(i + 1) of \(frames.count) is missing or not \(size)")
+      }
       var picture = WebPPicture()
       guard WebPPictureInit(&picture) != 0 else {
         throw MagpieError(.encodingFailed, "libwebp refused its picture setup (version mismatch)")

@@ -4,6 +4,11 @@ import Foundation
 /// as decoded; premultiplied once resized, blurred or composited; see
 /// ``PixelBuffer/alphaRepresentation``),
 /// plus what a view and a cache need to know about where it came from.
+///
+/// An animation decoded with ``DecodeOptions/decodesFramesOnDemand`` holds
+/// only its poster frame in ``frames`` and carries the rest as an
+/// ``animation`` that decodes frames while it plays; still-image code sees
+/// the poster.
 public struct Image: Sendable {
   /// The frames in play order; a still image has exactly one.
   public var frames: [ImageFrame]
@@ -25,6 +30,9 @@ public struct Image: Sendable {
   /// The encoded bytes the image was decoded from, when the decoder was asked
   /// to keep them (caches store these instead of re-encoding).
   public var originalData: Data?
+  /// The animation to play, when its frames are decoded on demand instead
+  /// of held in ``frames`` (which then holds its poster frame).
+  public var animation: AnimatedImage?
 
   /// Creates an image from frames. `frames` must not be empty and all frames
   /// must share one size.
@@ -43,6 +51,15 @@ public struct Image: Sendable {
     self.originalData = originalData
   }
 
+  /// The image of an animation decoded on demand: its poster frame, and
+  /// `animation` to play.
+  public init(animation: AnimatedImage, scale: Double = 1) {
+    self.init(
+      frames: [ImageFrame(pixels: animation.posterFrame, duration: animation.frameDurations[0])],
+      loopCount: animation.loopCount, format: animation.format, scale: scale)
+    self.animation = animation
+  }
+
   /// A still image of one buffer.
   public init(pixels: PixelBuffer, format: ImageFormat = .unknown, scale: Double = 1) {
     self.init(frames: [ImageFrame(pixels: pixels)], format: format, scale: scale)
@@ -59,11 +76,18 @@ public struct Image: Sendable {
     (Double(pixelSize.width) / scale, Double(pixelSize.height) / scale)
   }
 
-  /// Whether the image has more than one frame.
-  public var isAnimated: Bool { frames.count > 1 }
+  /// Whether the image has more than one frame, decoded or on demand.
+  public var isAnimated: Bool { frames.count > 1 || animation != nil }
 
-  /// Decoded bytes of all frames: the cost a memory cache charges.
-  public var byteCount: Int { frames.reduce(0) { $0 + $1.pixels.byteCount } }
+  /// Whether this is an on-demand animation with processors on its frames.
+  var isProcessedAnimation: Bool { animation.map { !$0.processors.isEmpty } ?? false }
+
+  /// Decoded bytes of all frames, plus what an on-demand ``animation``
+  /// holds (``AnimatedImage/retainedByteCount``): the cost a memory cache
+  /// charges.
+  public var byteCount: Int {
+    frames.reduce(animation?.retainedByteCount ?? 0) { $0 + $1.pixels.byteCount }
+  }
 
   /// The scale a file name asks for: 3 for `name@3x.png`, 2 for `@2x`, else 1.
   public static func scale(fromFileName name: String) -> Double {

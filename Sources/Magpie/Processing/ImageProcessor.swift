@@ -39,7 +39,12 @@ extension ImageProcessor {
   /// processor's ``identifier`` on what it throws unless an inner processor
   /// (a chain's part) already claimed it: how chains and the pipeline run
   /// processors.
+  /// An on-demand animation gets the processor on every frame as it is
+  /// decoded (see ``ImageProcessItem/onDemandAnimation(options:)``).
   func processNamingFailures(item: ImageProcessItem, options: ImageProcessingOptions) throws(MagpieError) -> Image {
+    if let animated = item.onDemandAnimation(options: options) {
+      return try animated.addingFrameProcessor(self, options: options)
+    }
     do throws(MagpieError) {
       return try process(item: item, options: options)
     } catch {
