@@ -69,19 +69,22 @@ extension ImageCache {
   }
 
   /// Writes what a load produced to the tiers with write mode `mode`: the
-  /// image through the serializer under `key`, then, with `alsoOriginal`
-  /// and a processed key, `original` under the source's key (stored even
-  /// when the image cannot be). Each failure goes to `failed`.
+  /// image through the serializer under `key` (unless `image` is `nil`),
+  /// then, with `alsoOriginal` and a processed key, `original` under the
+  /// source's key (stored even when the image cannot be). Each failure
+  /// goes to `failed`.
   func storeInTiers(
-    _ image: Image, original: Data, forKey key: ImageCacheKey, metadata: Data?, alsoOriginal: Bool,
+    _ image: Image?, original: Data, forKey key: ImageCacheKey, metadata: Data?, alsoOriginal: Bool,
     mode: CacheTier.WriteMode, failed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
   ) async {
     guard tiers.contains(where: { $0.writeMode == mode }) else { return }
-    do throws(MagpieError) {
-      let data = try await encode(image, original: original, key: key)
-      await write(data, forKey: key, metadata: metadata, in: tiers, mode: mode, failed: failed)
-    } catch {
-      failed?(error, key)
+    if let image {
+      do throws(MagpieError) {
+        let data = try await encode(image, original: original, key: key)
+        await write(data, forKey: key, metadata: metadata, in: tiers, mode: mode, failed: failed)
+      } catch {
+        failed?(error, key)
+      }
     }
     guard alsoOriginal && key.isProcessed else { return }
     await write(original, forKey: key.original, metadata: nil, in: tiers, mode: mode, failed: failed)

@@ -33,4 +33,11 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
   public static let lowPriority = ImageLoadingOptions(rawValue: 1 << 8)
   /// Start before normal-priority work (``DownloadPriority/high``).
   public static let highPriority = ImageLoadingOptions(rawValue: 1 << 9)
+  /// Load an animation for playback: decode its poster frame and carry the
+  /// rest as ``Image/animation``, decoded by a frame buffer while it plays
+  /// (``DecodeOptions/decodesFramesOnDemand``). Processors run on each
+  /// frame as it is decoded; the memory cache charges the frame buffer's
+  /// budget, not all frames. Still images load as usual. Ignored with
+  /// ``onlyLoadFirstFrame``.
+  public static let decodeFramesOnDemand = ImageLoadingOptions(rawValue: 1 << 10)
 }

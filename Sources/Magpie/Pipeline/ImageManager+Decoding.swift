@@ -91,6 +91,7 @@ extension ImageManager {
     options.targetSize = request.targetSize
     options.contentMode = request.contentMode
     options.firstFrameOnly = request.options.contains(.onlyLoadFirstFrame)
+    options.decodesFramesOnDemand = request.options.contains(.decodeFramesOnDemand)
     options.scale = request.effectiveScale
     options.keepsOriginalData = keepingOriginal
     return options

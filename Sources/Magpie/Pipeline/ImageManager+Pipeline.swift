@@ -63,7 +63,8 @@ extension ImageManager {
     let fromSource = fetched.cacheType == .none
     await store(
       image, data: fetched.data, key: key, request: request,
-      storeOriginal: fromSource && options.contains(.cacheOriginalImage), response: fetched.response, metrics: &metrics)
+      storeOriginal: fromSource && (options.contains(.cacheOriginalImage) || image.isProcessedAnimation),
+      response: fetched.response, metrics: &metrics)
     return ImageResult(
       image: image, cacheType: fetched.cacheType, request: request, data: fetched.data, metrics: metrics)
   }

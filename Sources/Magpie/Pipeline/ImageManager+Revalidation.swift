@@ -37,7 +37,8 @@ extension ImageManager {
     let image = try await process(decoded, plan: plan, job: job, metrics: &metrics)
     let data = decoded.fetched.data
     await store(
-      image, data: data, key: key, request: request, storeOriginal: false, response: decoded.fetched.response,
+      image, data: data, key: key, request: request, storeOriginal: image.isProcessedAnimation,
+      response: decoded.fetched.response,
       metrics: &metrics)
     return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)
   }

@@ -8,7 +8,8 @@ extension ImageManager {
   /// Stores in memory now, in write-through tiers before delivery and in
   /// write-behind tiers (the disk cache) after it, with the response's
   /// revalidation headers; a failed write goes to
-  /// ``Configuration/cacheWriteFailed``. Partial images are not cached.
+  /// ``Configuration/cacheWriteFailed``. Partial images are not cached;
+  /// for a processed on-demand animation the tiers get the original bytes.
   func store(
     _ image: Image, data: Data, key: ImageCacheKey, request: ImageRequest, storeOriginal: Bool,
     response: HTTPURLResponse?, metrics: inout ImageTaskMetrics
@@ -26,13 +27,18 @@ extension ImageManager {
     }
     let failed = configuration.cacheWriteFailed
     let metadata = newValidators?.encoded
+    // A processed on-demand animation is not re-encoded (that would decode
+    // every frame, and quantize a GIF's again): the caller stores the
+    // original instead, and the next load runs the processors per frame.
+    let stored = image.isProcessedAnimation ? nil : image
+    let original = storeOriginal
     await cache.storeInTiers(
-      image, original: data, forKey: key, metadata: metadata, alsoOriginal: storeOriginal, mode: .writeThrough,
+      stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, mode: .writeThrough,
       failed: failed)
     metrics.cacheWrite += clock.now - start
     writeBehind {
       await cache.storeInTiers(
-        image, original: data, forKey: key, metadata: metadata, alsoOriginal: storeOriginal, mode: .writeBehind,
+        stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, mode: .writeBehind,
         failed: failed)
     }
   }

@@ -108,15 +108,17 @@ public struct ImageRequest: Sendable {
   }
 
   /// The part of the cache key that says how the image was made from its
-  /// source: decode-time size, first frame only, and the processors.
-  /// Empty for the plain decoded original.
+  /// source: decode-time size, first frame only or frames on demand, and
+  /// the processors. Empty for the plain decoded original.
   public var processingIdentifier: String {
-    if targetSize == nil && processors.isEmpty && !options.contains(.onlyLoadFirstFrame) { return "" }
+    let onDemand = options.contains(.decodeFramesOnDemand) && !options.contains(.onlyLoadFirstFrame)
+    if targetSize == nil && processors.isEmpty && !options.contains(.onlyLoadFirstFrame) && !onDemand { return "" }
     var parts: [String] = []
     if let targetSize {
       parts.append("decode(\(targetSize),\(contentMode == .aspectFit ? "fit" : "fill"))")
     }
     if options.contains(.onlyLoadFirstFrame) { parts.append("firstFrame") }
+    if onDemand { parts.append("framesOnDemand") }
     parts += processors.map(\.identifier)
     return parts.joined(separator: "|")
   }

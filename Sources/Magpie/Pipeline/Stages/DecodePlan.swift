@@ -33,7 +33,8 @@ struct DecodePlan: Sendable {
     }
     let size = options.targetSize.map { "\($0.width)x\($0.height)" } ?? "-"
     key = [
-      size, options.contentMode == .aspectFit ? "fit" : "fill", options.firstFrameOnly ? "first" : "all",
+      size, options.contentMode == .aspectFit ? "fit" : "fill",
+      options.firstFrameOnly ? "first" : options.decodesFramesOnDemand ? "onDemand" : "all",
       options.keepsOriginalData ? "keep" : "drop", "\(options.scale)", decodingProcessor?.identifier ?? "",
     ].joined(separator: ",")
   }
