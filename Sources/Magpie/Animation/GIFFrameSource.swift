@@ -13,10 +13,12 @@ import Foundation
 /// not restored (disposal 3) afterwards; the reader jumps straight to a
 /// keyframe's records to start there.
 ///
-/// Damage the eager decode keeps as a partial last frame is an error here:
-/// a frame whose data is cut short throws ``MagpieError/Code/truncatedData``
-/// and one whose LZW data is damaged ``MagpieError/Code/corruptData``, as
-/// does any frame drawn over it. Not `Sendable`; see ``ImageFrameSource``.
+/// A damaged frame after the first (its data cut short, or its LZW data
+/// damaged) comes out as drawn so far, as the eager decode keeps it as its
+/// partial last frame, when ``DecodeOptions/allowsPartialImage`` is set;
+/// otherwise it throws ``MagpieError/Code/truncatedData`` or
+/// ``MagpieError/Code/corruptData``. A frame drawn over a damaged one
+/// throws either way. Not `Sendable`; see ``ImageFrameSource``.
 public final class GIFFrameSource: ImageFrameSource {
   /// The encoded GIF.
   public let data: Data
@@ -36,14 +38,16 @@ public final class GIFFrameSource: ImageFrameSource {
   private let keyframes: KeyframeIndex
   private let reader: GIFFileReader
   private let decoder: GIFFrameDecoder
+  private let allowsPartialFrame: Bool
   /// The frame the decoder draws next; `nil` after an error, when the
   /// canvas cannot be trusted.
   private var nextIndex: Int? = 0
   /// The frame handed out last, handed out again when asked again.
   private var last: (index: Int, pixels: PixelBuffer)?
 
-  private init(data: Data, layout: GIFLayout) throws(MagpieError) {
+  private init(data: Data, layout: GIFLayout, allowsPartialFrame: Bool) throws(MagpieError) {
     self.data = data
+    self.allowsPartialFrame = allowsPartialFrame
     let bytes = OwnedBytes(copying: data)
     self.bytes = bytes
     self.layout = layout
@@ -74,7 +78,7 @@ public final class GIFFrameSource: ImageFrameSource {
         .imageTooLarge,
         "gif frame \(index + 1) declares \(frame.width)x\(frame.height) pixels, more than the limits allow")
     }
-    return try GIFFrameSource(data: data, layout: layout)
+    return try GIFFrameSource(data: data, layout: layout, allowsPartialFrame: options.allowsPartialImage)
   }
 
   /// The frame's delay as browsers play it.
@@ -97,8 +101,14 @@ public final class GIFFrameSource: ImageFrameSource {
     last = nil
     do throws(MagpieError) {
       while let next = nextIndex, next <= index {
-        try decodeNext(next)
+        let damage = try decodeNext(next)
         nextIndex = next + 1
+        // Kept as drawn so far only as the frame asked for; the canvas
+        // cannot be drawn on after it.
+        if let damage {
+          nextIndex = nil
+          if next < index { throw damage }
+        }
       }
     } catch {
       nextIndex = nil
@@ -109,14 +119,20 @@ public final class GIFFrameSource: ImageFrameSource {
     return pixels
   }
 
-  private func decodeNext(_ index: Int) throws(MagpieError) {
+  /// Draws frame `index`; returns the damage when it is damaged and may be
+  /// kept as drawn so far, throws it when it may not.
+  private func decodeNext(_ index: Int) throws(MagpieError) -> MagpieError? {
     guard let frame = try reader.nextFrame() else {
       throw reader.damage ?? MagpieError(.truncatedData, "gif data ends before frame \(index + 1)")
     }
     decodedFrameCount += 1
     let damaged = decoder.draw(frame, index: index + 1, from: reader)
-    if let damage = reader.damage { throw damage }
-    if damaged { throw MagpieError(.corruptData, "gif frame \(index + 1)'s compressed pixel data is damaged") }
+    let damage =
+      reader.damage
+      ?? (damaged ? MagpieError(.corruptData, "gif frame \(index + 1)'s compressed pixel data is damaged") : nil)
+    guard let damage else { return nil }
+    guard index > 0, allowsPartialFrame else { throw damage }
+    return damage
   }
 
   /// What ``KeyframeIndex`` needs to know of `frame`, as ``GIFCompositor``

@@ -85,13 +85,26 @@ import Testing
     try ask(0, decodes: 1)
   }
 
-  @Test func aFrameCutShortThrowsTruncatedDataAndEarlierFramesStillDecode() throws {
+  @Test func aFrameCutShortIsKeptAsDrawnAsTheEagerDecodeKeepsIt() throws {
+    let whole = Self.everyDisposal().data()
+    let layout = try GIFLayout(walking: whole)
+    let cut = whole.prefix(layout.recordOffsets[8] + 40)
+    let eager = try GIFCoder().decode(cut, options: DecodeOptions())
+    #expect(eager.isPartial && eager.frames.count == 9)
+    let source = try #require(try GIFCoder().frameSource(for: cut, options: DecodeOptions()))
+    #expect(try source.frame(at: 8) == eager.frames[8].pixels)
+    #expect(try source.frame(at: 3) == eager.frames[3].pixels)
+    #expect(try source.frame(at: 8) == eager.frames[8].pixels)
+  }
+
+  @Test func aFrameCutShortThrowsTruncatedDataWithoutPartialImagesAndEarlierFramesStillDecode() throws {
     let whole = Self.everyDisposal().data()
     let eager = try GIFCoder().decode(whole, options: DecodeOptions())
     // Cut inside frame 8's data: the walk counts it, the frames after it go.
     let layout = try GIFLayout(walking: whole)
     let cut = whole.prefix(layout.recordOffsets[8] + 40)
-    let source = try #require(try GIFCoder().frameSource(for: cut, options: DecodeOptions()))
+    let source = try #require(
+      try GIFCoder().frameSource(for: cut, options: DecodeOptions(allowsPartialImage: false)))
     #expect(source.frameCount == 9)
     #expect(try source.frame(at: 7) == eager.frames[7].pixels)
     #expect(throws: MagpieError.self) { try source.frame(at: 8) }
@@ -107,9 +120,16 @@ import Testing
   @Test func damagedLZWDataThrowsCorruptData() throws {
     var gif = Self.everyDisposal()
     gif.frames[3].indices.removeLast(7)
-    let source = try #require(try GIFCoder().frameSource(for: gif.data(), options: DecodeOptions()))
+    let source = try #require(
+      try GIFCoder().frameSource(for: gif.data(), options: DecodeOptions(allowsPartialImage: false)))
     let eager = try GIFCoder().decode(gif.data(), options: DecodeOptions())
     #expect(try source.frame(at: 2) == eager.frames[2].pixels)
+    // Allowed partial, the damaged frame is the eager decode's last one;
+    // a frame drawn over it is still an error.
+    let partial = try #require(try GIFCoder().frameSource(for: gif.data(), options: DecodeOptions()))
+    #expect(eager.frames.count == 4)
+    #expect(try partial.frame(at: 3) == eager.frames[3].pixels)
+    #expect(throws: MagpieError.self) { try partial.frame(at: 4) }
     for index in [3, 4, 5] {
       do {
         _ = try source.frame(at: index)
