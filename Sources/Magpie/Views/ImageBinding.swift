@@ -1,0 +1,117 @@
+import Foundation
+
+/// Loads images into one ``ImageDisplayTarget``: `view.magpie.setImage(...)`.
+/// A new load cancels the target's previous one under the same operation
+/// key, and a load that was replaced or cancelled never touches the target.
+@MainActor
+public struct ImageBinding<Target: ImageDisplayTarget> {
+  /// The target.
+  public let target: Target
+
+  /// The binding of `target`.
+  public init(_ target: Target) { self.target = target }
+
+  /// The operation key loads use unless given one: the target's type name.
+  public static var defaultKey: String { String(describing: Target.self) }
+
+  /// Loads `url` into the target (see
+  /// ``setImage(with:placeholder:options:displayOptions:manager:operationKey:progress:completion:)-(ImageRequest?,_,_,_,_,_,_,_)``);
+  /// a `nil` URL shows the placeholder and fails with
+  /// ``MagpieError/Code/invalidArgument``.
+  @discardableResult
+  public func setImage(
+    with url: URL?, placeholder: Image? = nil, options: ImageLoadingOptions = [],
+    displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil,
+    progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
+    completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
+  ) -> ImageTask? {
+    setImage(
+      with: url.map { ImageRequest(url: $0, options: options) }, placeholder: placeholder,
+      displayOptions: displayOptions, manager: manager, operationKey: operationKey, progress: progress,
+      completion: completion)
+  }
+
+  /// Loads the image a data provider gives into the target.
+  @discardableResult
+  public func setImage(
+    with provider: any ImageDataProvider, placeholder: Image? = nil, options: ImageLoadingOptions = [],
+    displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil,
+    progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
+    completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
+  ) -> ImageTask? {
+    setImage(
+      with: ImageRequest(provider: provider, options: options), placeholder: placeholder,
+      displayOptions: displayOptions, manager: manager, operationKey: operationKey, progress: progress,
+      completion: completion)
+  }
+
+  /// Loads `request` into the target: cancels the load before it under
+  /// `operationKey`, shows `placeholder` at once (after a failure only,
+  /// with ``ImageDisplayOptions/delayPlaceholder``), runs the spinner, and
+  /// shows the image (through the target's transition unless it came from
+  /// memory) and plays it if it is animated and the target has a clock.
+  /// `completion` gets the result, or ``MagpieError/Code/cancelled`` when
+  /// another load replaced this one first.
+  @discardableResult
+  public func setImage(
+    with request: ImageRequest?, placeholder: Image? = nil, displayOptions: ImageDisplayOptions = [],
+    manager: ImageManager = .shared, operationKey: String? = nil,
+    progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
+    completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
+  ) -> ImageTask? {
+    binder(forKey: operationKey).load(
+      request, url: request?.url, placeholder: placeholder, options: displayOptions, manager: manager,
+      progress: progress, completion: completion)
+  }
+
+  /// Cancels the load under `operationKey` (the default key when `nil`);
+  /// its completion reports it cancelled and the target is left as it is.
+  public func cancelImageLoad(forKey operationKey: String? = nil) {
+    binder(forKey: operationKey).cancel()
+  }
+
+  /// The URL last given to ``setImage(with:placeholder:options:displayOptions:manager:operationKey:progress:completion:)-(URL?,_,_,_,_,_,_,_)``
+  /// under the default key.
+  public var currentImageURL: URL? { target.imageBindingState.url(forKey: Self.defaultKey) }
+
+  /// The transition a loaded image from the disk or the network comes in with.
+  public var transition: ImageTransition {
+    get { target.imageBindingState.transition }
+    nonmutating set { target.imageBindingState.transition = newValue }
+  }
+
+  /// Whether the target is on screen; an animation pauses while it is not
+  /// and resumes where it was.
+  public var isVisible: Bool {
+    get { target.imageBindingState.isVisible }
+    nonmutating set { target.imageBindingState.isVisible = newValue }
+  }
+
+  /// The animation now playing in the target under the default key.
+  public var animationPlayer: AnimationPlayer? { target.imageBindingState.player(forKey: Self.defaultKey) }
+
+  private func binder(forKey operationKey: String?) -> ImageLoadBinder {
+    let key = operationKey ?? Self.defaultKey
+    let target = target
+    let state = target.imageBindingState
+    let play: @MainActor (Image) -> Void = { image in
+      guard let clock = target.animationClock else { return }
+      let forwarder = FrameForwarder(target)
+      let player: AnimationPlayer
+      if let animation = image.animation, let lazy = try? animation.makePlayer(clock: clock, target: forwarder) {
+        player = lazy
+      } else {
+        player = AnimationPlayer(image: image, clock: clock, target: forwarder)
+      }
+      state.play(player, through: forwarder, forKey: key)
+    }
+    let hooks = ImageLoadBinder.Hooks(
+      showPlaceholder: { target.displayPlaceholder($0) },
+      showImage: { image, transition in
+        target.display(image, transition: transition)
+        target.imageDidChange()
+      },
+      play: play)
+    return ImageLoadBinder(state: state, key: key, indicator: target.imageIndicator, hooks: hooks)
+  }
+}

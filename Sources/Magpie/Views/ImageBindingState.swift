@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a binding keeps for one target: a load slot and the running task
+/// per operation key (held weakly: a finished task is not kept), the
+/// transition to run, and the animation player. A target holds it for its
+/// whole life, so dropping the target drops all of it and stops its player.
+@MainActor
+public final class ImageBindingState {
+  /// A task held without keeping it alive.
+  private struct WeakTask {
+    weak var task: ImageTask?
+  }
+
+  private var slots: [String: ImageLoadSlot] = [:]
+  private var tasks: [String: WeakTask] = [:]
+  private var players: [String: (player: AnimationPlayer, forwarder: FrameForwarder)] = [:]
+  private var visible = true
+
+  /// How a loaded image replaces the shown one when it came from the disk
+  /// or the network (default: at once).
+  public var transition: ImageTransition = .none
+
+  /// Empty: nothing loading, nothing shown.
+  public init() {}
+
+  /// The URL last asked for under `key`.
+  public func url(forKey key: String) -> URL? { slots[key]?.url }
+
+  /// Whether a load under `key` is running.
+  public func isLoading(forKey key: String) -> Bool { slots[key]?.isLoading ?? false }
+
+  /// The animation playing under `key`, if one is.
+  public func player(forKey key: String) -> AnimationPlayer? { players[key]?.player }
+
+  /// Whether the target is on screen: animations pause while it is not
+  /// and resume where they were.
+  public var isVisible: Bool {
+    get { visible }
+    set {
+      visible = newValue
+      for entry in players.values { entry.player.isVisible = newValue }
+    }
+  }
+
+  /// Starts a new load of `url` under `key` (cancel the one before first);
+  /// its token.
+  func begin(url: URL?, forKey key: String) -> ImageLoadSlot.Token {
+    slots[key, default: ImageLoadSlot()].begin(url: url)
+  }
+
+  /// Whether `token` names the load running under `key`.
+  func isCurrent(_ token: ImageLoadSlot.Token, forKey key: String) -> Bool {
+    slots[key]?.isCurrent(token) ?? false
+  }
+
+  /// Keeps `task` as the load under `key`.
+  func setTask(_ task: ImageTask, forKey key: String) { tasks[key] = WeakTask(task: task) }
+
+  /// Whether the load named `token` is still the current one; ends it.
+  func finish(_ token: ImageLoadSlot.Token, forKey key: String) -> ImageLoadSlot.Outcome {
+    let outcome = slots[key, default: ImageLoadSlot()].finish(token)
+    if outcome == .show { tasks[key] = nil }
+    return outcome
+  }
+
+  /// Cancels the load under `key` and stops its animation; returns whether
+  /// a load was running.
+  @discardableResult
+  func cancel(forKey key: String) -> Bool {
+    stopPlaying(forKey: key)
+    tasks.removeValue(forKey: key)?.task?.cancel()
+    return slots[key]?.cancel() ?? false
+  }
+
+  /// Plays `player`, which shows its frames through `forwarder`, under
+  /// `key` (after stopping what played there).
+  func play(_ player: AnimationPlayer, through forwarder: FrameForwarder, forKey key: String) {
+    stopPlaying(forKey: key)
+    players[key] = (player, forwarder)
+    player.isVisible = visible
+    player.start()
+  }
+
+  /// Stops the animation under `key`; a frame it already sent is dropped.
+  private func stopPlaying(forKey key: String) {
+    guard let entry = players.removeValue(forKey: key) else { return }
+    entry.forwarder.detach()
+    entry.player.stop()
+  }
+}

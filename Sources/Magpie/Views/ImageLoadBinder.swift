@@ -1,0 +1,104 @@
+import Foundation
+
+/// The one implementation behind every `setImage` of image views and
+/// buttons: cancel what ran under the key, show the placeholder, load,
+/// and show the result only if this load is still the current one.
+@MainActor
+struct ImageLoadBinder {
+  /// How the kind of target shows things.
+  struct Hooks {
+    /// Shows the placeholder.
+    var showPlaceholder: @MainActor (Image?) -> Void
+    /// Shows the loaded image with a transition.
+    var showImage: @MainActor (Image, ImageTransition) -> Void
+    /// Plays an animated image after it is shown; `nil` when the target
+    /// does not play animations.
+    var play: (@MainActor (Image) -> Void)?
+  }
+
+  /// The target's state.
+  let state: ImageBindingState
+  /// The operation key.
+  let key: String
+  /// The target's spinner.
+  let indicator: (any ImageIndicator)?
+  /// How the target shows things.
+  let hooks: Hooks
+
+  /// Cancels the load under the key; stops the spinner if one ran.
+  func cancel() {
+    if state.cancel(forKey: key) { indicator?.stopAnimating() }
+  }
+
+  /// Loads `request` (or shows the placeholder and fails for `nil`), as
+  /// the target's `setImage` does.
+  @discardableResult
+  func load(
+    _ request: ImageRequest?, url: URL?, placeholder: Image?, options: ImageDisplayOptions, manager: ImageManager,
+    progress: (@MainActor (ImageTask.Progress) -> Void)?,
+    completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)?
+  ) -> ImageTask? {
+    cancel()
+    let token = state.begin(url: url, forKey: key)
+    guard let request else {
+      _ = state.finish(token, forKey: key)
+      hooks.showPlaceholder(placeholder)
+      completion?(.failure(MagpieError(.invalidArgument, "a nil URL was given, so there is nothing to load")))
+      return nil
+    }
+    let deliver: @MainActor (Result<ImageResult, MagpieError>, Bool) -> Void = { result, synchronous in
+      guard state.finish(token, forKey: key) == .show else {
+        completion?(.failure(MagpieError(.cancelled, "the load was replaced or cancelled before it finished")))
+        return
+      }
+      finish(result, synchronous: synchronous, placeholder: placeholder, options: options)
+      completion?(result)
+    }
+    var progressOnMain: (@Sendable (ImageTask.Progress) -> Void)?
+    if let progress {
+      progressOnMain = { value in Self.onMain { progress(value) } }
+    }
+    let completed: @Sendable (Result<ImageResult, MagpieError>) -> Void = { result in
+      // Only a memory hit (or a URL known to fail) completes on the main
+      // thread, inside loadImage.
+      let synchronous = Thread.isMainThread
+      Self.onMain { deliver(result, synchronous) }
+    }
+    let task = manager.loadImage(
+      with: request, callbackQueue: .immediate, progress: progressOnMain, completion: completed)
+    if state.isCurrent(token, forKey: key) {
+      state.setTask(task, forKey: key)
+      if !options.contains(.delayPlaceholder) { hooks.showPlaceholder(placeholder) }
+      indicator?.startAnimating()
+    }
+    return task
+  }
+
+  private func finish(
+    _ result: Result<ImageResult, MagpieError>, synchronous: Bool, placeholder: Image?,
+    options: ImageDisplayOptions
+  ) {
+    if !synchronous { indicator?.stopAnimating() }
+    switch result {
+    case .success(let loaded):
+      guard !options.contains(.avoidAutoSetImage) else { return }
+      let fromMemory = loaded.cacheType == .memory && !options.contains(.forceTransition)
+      hooks.showImage(loaded.image, fromMemory ? .none : state.transition)
+      if loaded.image.isAnimated, !options.contains(.doNotAnimate) { hooks.play?(loaded.image) }
+    case .failure:
+      // A load that failed at once (a URL known to fail) never showed it.
+      if options.contains(.delayPlaceholder) || synchronous { hooks.showPlaceholder(placeholder) }
+    }
+  }
+
+  /// Runs `work` on the main actor: at once on the main thread, else
+  /// queued behind what the main queue already holds (so progress and
+  /// completion keep their order).
+  nonisolated static func onMain(_ work: @escaping @MainActor () -> Void) {
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { work() }
+    } else {
+      DispatchQueue.main.async { MainActor.assumeIsolated { work() } }
+    }
+  }
+}
