@@ -141,7 +141,7 @@ public final class ImageManager: Sendable {
     ImageTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, request: request)
   }
 
-  private func memoryHit(for request: ImageRequest) -> ImageResult? {
+  func memoryHit(for request: ImageRequest) -> ImageResult? {
     let options = request.options
     guard !options.contains(.forceRefresh), !options.contains(.refreshCached) else { return nil }
     let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)

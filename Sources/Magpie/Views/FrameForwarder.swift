@@ -18,12 +18,6 @@ final class FrameForwarder: AnimationTarget, Sendable {
   @MainActor func detach() { link.target = nil }
 
   func show(_ frame: PixelBuffer, index: Int) {
-    if Thread.isMainThread {
-      MainActor.assumeIsolated { link.target?.displayAnimationFrame(frame, index: index) }
-    } else {
-      DispatchQueue.main.async {
-        MainActor.assumeIsolated { self.link.target?.displayAnimationFrame(frame, index: index) }
-      }
-    }
+    Task { @MainActor in self.link.target?.displayAnimationFrame(frame, index: index) }
   }
 }

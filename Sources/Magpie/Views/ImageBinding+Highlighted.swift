@@ -9,12 +9,12 @@ extension ImageBinding where Target: HighlightableImageTarget {
   @discardableResult
   public func setHighlightedImage(
     with url: URL?, options: ImageLoadingOptions = [], displayOptions: ImageDisplayOptions = [],
-    manager: ImageManager = .shared, progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
+    manager: ImageManager = .shared,
     completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
   ) -> ImageTask? {
     highlightedBinder().load(
       url.map { ImageRequest(url: $0, options: options) }, url: url, placeholder: nil, options: displayOptions,
-      manager: manager, progress: progress, completion: completion)
+      manager: manager, progress: nil, completion: completion)
   }
 
   /// The URL last given for the highlighted image.

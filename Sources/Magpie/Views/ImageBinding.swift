@@ -23,7 +23,7 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
     with url: URL?, placeholder: Image? = nil, options: ImageLoadingOptions = [],
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil,
     progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
-    completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
+    completion: @escaping @MainActor (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask? {
     setImage(
       with: url.map { ImageRequest(url: $0, options: options) }, placeholder: placeholder,
@@ -37,7 +37,7 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
     with provider: any ImageDataProvider, placeholder: Image? = nil, options: ImageLoadingOptions = [],
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil,
     progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
-    completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
+    completion: @escaping @MainActor (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask? {
     setImage(
       with: ImageRequest(provider: provider, options: options), placeholder: placeholder,
@@ -57,11 +57,34 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
     with request: ImageRequest?, placeholder: Image? = nil, displayOptions: ImageDisplayOptions = [],
     manager: ImageManager = .shared, operationKey: String? = nil,
     progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
-    completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
+    completion: @escaping @MainActor (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask? {
     binder(forKey: operationKey).load(
       request, url: request?.url, placeholder: placeholder, options: displayOptions, manager: manager,
       progress: progress, completion: completion)
+  }
+
+  /// ``setImage(with:placeholder:options:displayOptions:manager:operationKey:progress:completion:)-(URL?,_,_,_,_,_,_,_)``
+  /// without a completion.
+  @discardableResult
+  public func setImage(
+    with url: URL?, placeholder: Image? = nil, options: ImageLoadingOptions = [],
+    displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil
+  ) -> ImageTask? {
+    setImage(
+      with: url, placeholder: placeholder, options: options, displayOptions: displayOptions, manager: manager,
+      operationKey: operationKey, progress: nil, completion: { _ in })
+  }
+
+  /// The request form without a completion.
+  @discardableResult
+  public func setImage(
+    with request: ImageRequest?, placeholder: Image? = nil, displayOptions: ImageDisplayOptions = [],
+    manager: ImageManager = .shared, operationKey: String? = nil
+  ) -> ImageTask? {
+    setImage(
+      with: request, placeholder: placeholder, displayOptions: displayOptions, manager: manager,
+      operationKey: operationKey, progress: nil, completion: { _ in })
   }
 
   /// Cancels the load under `operationKey` (the default key when `nil`);

@@ -25,13 +25,12 @@ public struct ImageButtonBinding<Target: ImageButtonTarget> {
   public func setImage(
     with url: URL?, for state: ControlState, placeholder: Image? = nil, options: ImageLoadingOptions = [],
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared,
-    progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
     completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
   ) -> ImageTask? {
     let target = target
     return binder(key: Self.imageKey(for: state)) { target.setImage($0, for: state) }.load(
       url.map { ImageRequest(url: $0, options: options) }, url: url, placeholder: placeholder,
-      options: displayOptions, manager: manager, progress: progress, completion: completion)
+      options: displayOptions, manager: manager, progress: nil, completion: completion)
   }
 
   /// Loads `url` as the button's background image in `state`.
@@ -39,13 +38,12 @@ public struct ImageButtonBinding<Target: ImageButtonTarget> {
   public func setBackgroundImage(
     with url: URL?, for state: ControlState, placeholder: Image? = nil, options: ImageLoadingOptions = [],
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared,
-    progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
     completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
   ) -> ImageTask? {
     let target = target
     return binder(key: Self.backgroundKey(for: state)) { target.setBackgroundImage($0, for: state) }.load(
       url.map { ImageRequest(url: $0, options: options) }, url: url, placeholder: placeholder,
-      options: displayOptions, manager: manager, progress: progress, completion: completion)
+      options: displayOptions, manager: manager, progress: nil, completion: completion)
   }
 
   /// The URL last given for the image in `state`.

@@ -31,7 +31,8 @@ struct ImageLoadBinder {
   }
 
   /// Loads `request` (or shows the placeholder and fails for `nil`), as
-  /// the target's `setImage` does.
+  /// the target's `setImage` does. A memory hit shows before this returns
+  /// (no placeholder, spinner or transition) and returns no task.
   @discardableResult
   func load(
     _ request: ImageRequest?, url: URL?, placeholder: Image?, options: ImageDisplayOptions, manager: ImageManager,
@@ -46,39 +47,35 @@ struct ImageLoadBinder {
       completion?(.failure(MagpieError(.invalidArgument, "a nil URL was given, so there is nothing to load")))
       return nil
     }
-    let deliver: @MainActor (Result<ImageResult, MagpieError>, Bool) -> Void = { result, synchronous in
+    if let hit = manager.memoryHit(for: request) {
+      _ = state.finish(token, forKey: key)
+      show(.success(hit), placeholder: placeholder, options: options)
+      completion?(.success(hit))
+      return nil
+    }
+    if !options.contains(.delayPlaceholder) { hooks.showPlaceholder(placeholder) }
+    indicator?.startAnimating()
+    let deliver: @MainActor (Result<ImageResult, MagpieError>) -> Void = { result in
       guard state.finish(token, forKey: key) == .show else {
         completion?(.failure(MagpieError(.cancelled, "the load was replaced or cancelled before it finished")))
         return
       }
-      finish(result, synchronous: synchronous, placeholder: placeholder, options: options)
+      indicator?.stopAnimating()
+      show(result, placeholder: placeholder, options: options)
       completion?(result)
     }
     var progressOnMain: (@Sendable (ImageTask.Progress) -> Void)?
     if let progress {
-      progressOnMain = { value in Self.onMain { progress(value) } }
+      progressOnMain = { value in Task { @MainActor in progress(value) } }
     }
-    let completed: @Sendable (Result<ImageResult, MagpieError>) -> Void = { result in
-      // Only a memory hit (or a URL known to fail) completes on the main
-      // thread, inside loadImage.
-      let synchronous = Thread.isMainThread
-      Self.onMain { deliver(result, synchronous) }
+    let task = manager.loadImage(with: request, callbackQueue: .immediate, progress: progressOnMain) { result in
+      Task { @MainActor in deliver(result) }
     }
-    let task = manager.loadImage(
-      with: request, callbackQueue: .immediate, progress: progressOnMain, completion: completed)
-    if state.isCurrent(token, forKey: key) {
-      state.setTask(task, forKey: key)
-      if !options.contains(.delayPlaceholder) { hooks.showPlaceholder(placeholder) }
-      indicator?.startAnimating()
-    }
+    if state.isCurrent(token, forKey: key) { state.setTask(task, forKey: key) }
     return task
   }
 
-  private func finish(
-    _ result: Result<ImageResult, MagpieError>, synchronous: Bool, placeholder: Image?,
-    options: ImageDisplayOptions
-  ) {
-    if !synchronous { indicator?.stopAnimating() }
+  private func show(_ result: Result<ImageResult, MagpieError>, placeholder: Image?, options: ImageDisplayOptions) {
     switch result {
     case .success(let loaded):
       guard !options.contains(.avoidAutoSetImage) else { return }
@@ -86,19 +83,7 @@ struct ImageLoadBinder {
       hooks.showImage(loaded.image, fromMemory ? .none : state.transition)
       if loaded.image.isAnimated, !options.contains(.doNotAnimate) { hooks.play?(loaded.image) }
     case .failure:
-      // A load that failed at once (a URL known to fail) never showed it.
-      if options.contains(.delayPlaceholder) || synchronous { hooks.showPlaceholder(placeholder) }
-    }
-  }
-
-  /// Runs `work` on the main actor: at once on the main thread, else
-  /// queued behind what the main queue already holds (so progress and
-  /// completion keep their order).
-  nonisolated static func onMain(_ work: @escaping @MainActor () -> Void) {
-    if Thread.isMainThread {
-      MainActor.assumeIsolated { work() }
-    } else {
-      DispatchQueue.main.async { MainActor.assumeIsolated { work() } }
+      if options.contains(.delayPlaceholder) { hooks.showPlaceholder(placeholder) }
     }
   }
 }
