@@ -24,10 +24,10 @@ extension ImageBinding where Target: HighlightableImageTarget {
   public func cancelHighlightedImageLoad() { highlightedBinder().cancel() }
 
   private func highlightedBinder() -> ImageLoadBinder {
-    let target = target
     return ImageLoadBinder(
       state: target.imageBindingState, key: Self.highlightedKey, indicator: nil,
       hooks: ImageLoadBinder.Hooks(
-        showPlaceholder: { _ in }, showImage: { image, _ in target.displayHighlighted(image) }, play: nil))
+        showPlaceholder: { _ in }, showImage: { [weak target] image, _ in target?.displayHighlighted(image) }, play: nil
+      ))
   }
 }

@@ -115,10 +115,9 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
 
   private func binder(forKey operationKey: String?) -> ImageLoadBinder {
     let key = operationKey ?? Self.defaultKey
-    let target = target
     let state = target.imageBindingState
-    let play: @MainActor (Image) -> Void = { image in
-      guard let clock = target.animationClock else { return }
+    let play: @MainActor (Image) -> Void = { [weak target, weak state] image in
+      guard let target, let state, let clock = target.animationClock else { return }
       let forwarder = FrameForwarder(target)
       let player: AnimationPlayer
       if let animation = image.animation, let lazy = try? animation.makePlayer(clock: clock, target: forwarder) {
@@ -129,10 +128,10 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
       state.play(player, through: forwarder, forKey: key)
     }
     let hooks = ImageLoadBinder.Hooks(
-      showPlaceholder: { target.displayPlaceholder($0) },
-      showImage: { image, transition in
-        target.display(image, transition: transition)
-        target.imageDidChange()
+      showPlaceholder: { [weak target] in target?.displayPlaceholder($0) },
+      showImage: { [weak target] image, transition in
+        target?.display(image, transition: transition)
+        target?.imageDidChange()
       },
       play: play)
     return ImageLoadBinder(state: state, key: key, indicator: target.imageIndicator, hooks: hooks)

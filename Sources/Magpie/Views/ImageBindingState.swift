@@ -23,6 +23,16 @@ public final class ImageBindingState {
   /// Empty: nothing loading, nothing shown.
   public init() {}
 
+  // The target is gone: its loads are cancelled (a download others share
+  // goes on for them) and its animations stop.
+  isolated deinit {
+    for entry in tasks.values { entry.task?.cancel() }
+    for entry in players.values {
+      entry.forwarder.detach()
+      entry.player.stop()
+    }
+  }
+
   /// The URL last asked for under `key`.
   public func url(forKey key: String) -> URL? { slots[key]?.url }
 

@@ -27,8 +27,7 @@ public struct ImageButtonBinding<Target: ImageButtonTarget> {
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared,
     completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
   ) -> ImageTask? {
-    let target = target
-    return binder(key: Self.imageKey(for: state)) { target.setImage($0, for: state) }.load(
+    return binder(key: Self.imageKey(for: state)) { [weak target] in target?.setImage($0, for: state) }.load(
       url.map { ImageRequest(url: $0, options: options) }, url: url, placeholder: placeholder,
       options: displayOptions, manager: manager, progress: nil, completion: completion)
   }
@@ -40,10 +39,10 @@ public struct ImageButtonBinding<Target: ImageButtonTarget> {
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared,
     completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)? = nil
   ) -> ImageTask? {
-    let target = target
-    return binder(key: Self.backgroundKey(for: state)) { target.setBackgroundImage($0, for: state) }.load(
-      url.map { ImageRequest(url: $0, options: options) }, url: url, placeholder: placeholder,
-      options: displayOptions, manager: manager, progress: nil, completion: completion)
+    return binder(key: Self.backgroundKey(for: state)) { [weak target] in target?.setBackgroundImage($0, for: state) }
+      .load(
+        url.map { ImageRequest(url: $0, options: options) }, url: url, placeholder: placeholder,
+        options: displayOptions, manager: manager, progress: nil, completion: completion)
   }
 
   /// The URL last given for the image in `state`.
@@ -66,14 +65,12 @@ public struct ImageButtonBinding<Target: ImageButtonTarget> {
 
   /// Cancels the image load for `state`.
   public func cancelImageLoad(for state: ControlState) {
-    let target = target
-    binder(key: Self.imageKey(for: state)) { target.setImage($0, for: state) }.cancel()
+    binder(key: Self.imageKey(for: state)) { _ in }.cancel()
   }
 
   /// Cancels the background image load for `state`.
   public func cancelBackgroundImageLoad(for state: ControlState) {
-    let target = target
-    binder(key: Self.backgroundKey(for: state)) { target.setBackgroundImage($0, for: state) }.cancel()
+    binder(key: Self.backgroundKey(for: state)) { _ in }.cancel()
   }
 
   private func binder(key: String, show: @escaping @MainActor (Image?) -> Void) -> ImageLoadBinder {

@@ -49,19 +49,24 @@ struct ImageLoadBinder {
     }
     if let hit = manager.memoryHit(for: request) {
       _ = state.finish(token, forKey: key)
-      show(.success(hit), placeholder: placeholder, options: options)
+      Self.show(.success(hit), placeholder: placeholder, options: options, hooks: hooks, transition: .none)
       completion?(.success(hit))
       return nil
     }
     if !options.contains(.delayPlaceholder) { hooks.showPlaceholder(placeholder) }
     indicator?.startAnimating()
-    let deliver: @MainActor (Result<ImageResult, MagpieError>) -> Void = { result in
-      guard state.finish(token, forKey: key) == .show else {
+    // Weakly: an unfinished load must not keep a dropped target's state
+    // (and so the target) alive; the hooks hold the target weakly too.
+    let hooks = hooks
+    let indicator = indicator
+    let key = key
+    let deliver: @MainActor (Result<ImageResult, MagpieError>) -> Void = { [weak state] result in
+      guard let state, state.finish(token, forKey: key) == .show else {
         completion?(.failure(MagpieError(.cancelled, "the load was replaced or cancelled before it finished")))
         return
       }
       indicator?.stopAnimating()
-      show(result, placeholder: placeholder, options: options)
+      Self.show(result, placeholder: placeholder, options: options, hooks: hooks, transition: state.transition)
       completion?(result)
     }
     var progressOnMain: (@Sendable (ImageTask.Progress) -> Void)?
@@ -75,12 +80,15 @@ struct ImageLoadBinder {
     return task
   }
 
-  private func show(_ result: Result<ImageResult, MagpieError>, placeholder: Image?, options: ImageDisplayOptions) {
+  private static func show(
+    _ result: Result<ImageResult, MagpieError>, placeholder: Image?, options: ImageDisplayOptions, hooks: Hooks,
+    transition: ImageTransition
+  ) {
     switch result {
     case .success(let loaded):
       guard !options.contains(.avoidAutoSetImage) else { return }
       let fromMemory = loaded.cacheType == .memory && !options.contains(.forceTransition)
-      hooks.showImage(loaded.image, fromMemory ? .none : state.transition)
+      hooks.showImage(loaded.image, fromMemory ? .none : transition)
       if loaded.image.isAnimated, !options.contains(.doNotAnimate) { hooks.play?(loaded.image) }
     case .failure:
       if options.contains(.delayPlaceholder) { hooks.showPlaceholder(placeholder) }

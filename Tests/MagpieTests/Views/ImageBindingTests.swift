@@ -137,4 +137,20 @@ import Testing
     #expect(view.magpie.highlightedImageURL == url("h.png"))
     #expect(view.magpie.currentImageURL == url("n.png"))
   }
+
+  @MainActor @Test func aDroppedTargetCancelsItsLoadAndIsNotKeptAlive() async throws {
+    loader.script(url("gone.png"), .respond(body: try TaggedImages.png(13)))
+    loader.suspend()
+    let manager = try manager()
+    weak var dropped: FakeImageView?
+    do {
+      let view = FakeImageView()
+      dropped = view
+      view.magpie.setImage(with: url("gone.png"), placeholder: placeholder, manager: manager)
+      await loader.waitForStarts(1)
+    }
+    #expect(dropped == nil)
+    await loader.waitForCancels(1)
+    loader.resume()
+  }
 }
