@@ -1,0 +1,3 @@
+import MagpieGTK
+
+GTKMainLoop.install()
