@@ -36,6 +36,6 @@ let package = Package(
       dependencies: ["MagpieGTK", "CGTK4", .product(name: "Magpie", package: "Magpie")]),
     .testTarget(
       name: "MagpieGTKTests",
-      dependencies: [.product(name: "Magpie", package: "Magpie")]),
+      dependencies: ["MagpieGTK", "CGTK4", .product(name: "Magpie", package: "Magpie")]),
   ]
 )

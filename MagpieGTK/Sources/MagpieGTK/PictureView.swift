@@ -22,8 +22,10 @@ public final class PictureView: HighlightableImageTarget {
   private let fader: FadeAnimator
   private var texture: GObjectRef?
   private var highlightedTexture: GObjectRef?
-  /// The texture of what was shown last, kept for tests and screenshots.
+  /// The image shown last (not an animation frame).
   public private(set) var shownImage: Image?
+  /// How many animation frames it has shown.
+  public private(set) var animationFramesShown = 0
 
   /// A new `GtkPicture`, scaled to cover its allocation.
   public init() {
@@ -44,6 +46,9 @@ public final class PictureView: HighlightableImageTarget {
 
   /// The `GtkWidget` to put in a container.
   public var widget: UnsafeMutablePointer<GtkWidget> { picture.as(GtkWidget.self) }
+
+  /// Its opacity now (below 1 while fading in).
+  public var opacity: Double { gtk_widget_get_opacity(widget) }
 
   /// Shows `image` at once.
   public func display(_ image: Image?) {
@@ -75,6 +80,7 @@ public final class PictureView: HighlightableImageTarget {
 
   /// Shows one animation frame.
   public func displayAnimationFrame(_ frame: PixelBuffer, index: Int) {
+    animationFramesShown += 1
     texture = TextureImage.texture(of: frame)
     showCurrent()
   }
