@@ -6,7 +6,7 @@ import CMagpieGTK
 /// the handler is disconnected or the instance finalized, so a handler
 /// lives exactly as long as its connection.
 @MainActor
-final class SignalHandler {
+public final class SignalHandler {
   /// What the signal passes besides the instance: an object, a flags value,
   /// or nothing.
   let action: (_ argument: UnsafeMutableRawPointer?, _ flags: UInt32) -> Void
@@ -15,14 +15,16 @@ final class SignalHandler {
 
   /// Connects `action` to a signal without arguments ("map", "clicked").
   @discardableResult
-  static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ action: @escaping () -> Void) -> UInt {
+  public static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ action: @escaping () -> Void)
+    -> UInt
+  {
     let data = Unmanaged.passRetained(SignalHandler { _, _ in action() }).toOpaque()
     return magpie_signal_connect0(instance, signal, { _, data in SignalHandler.fire(data, nil, 0) }, data, release)
   }
 
   /// Connects `action` to a signal passing one object ("bind").
   @discardableResult
-  static func connect(
+  public static func connect(
     _ instance: UnsafeMutableRawPointer, _ signal: String, object action: @escaping (UnsafeMutableRawPointer?) -> Void
   ) -> UInt {
     let data = Unmanaged.passRetained(SignalHandler { object, _ in action(object) }).toOpaque()
@@ -32,7 +34,9 @@ final class SignalHandler {
 
   /// Connects `action` to a signal passing flags ("state-flags-changed").
   @discardableResult
-  static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, flags action: @escaping (UInt32) -> Void)
+  public static func connect(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, flags action: @escaping (UInt32) -> Void
+  )
     -> UInt
   {
     let data = Unmanaged.passRetained(SignalHandler { _, flags in action(flags) }).toOpaque()
