@@ -2,7 +2,8 @@ import Foundation
 
 /// The gallery's URLs: the sample files served by the origin, cycled, each
 /// with its own query so every cell has its own cache entry (as a real
-/// feed's distinct photos would), and every 50th a missing file that 404s.
+/// feed's distinct photos would), and one in every 50 (the 11th, so the
+/// first screen has one) a missing file that 404s.
 enum GalleryItems {
   /// The files the gallery cycles through (photos, cut-outs, and animated
   /// GIFs and WebPs).
@@ -13,13 +14,13 @@ enum GalleryItems {
     "photo-10.jpg", "photo-11.jpg", "pan-01.webp", "photo-12.jpg", "photo-13.jpg", "alpha-05.webp",
   ]
 
-  /// Every `brokenInterval`-th item is a URL that does not exist.
+  /// One item in every `brokenInterval` is a URL that does not exist.
   static let brokenInterval = 50
 
   /// `count` URLs under `base` (ending in `/`).
   static func urls(base: String, count: Int) -> [String] {
     (0..<count).map { index in
-      if index % brokenInterval == brokenInterval - 1 { return "\(base)missing-\(index).jpg" }
+      if index % brokenInterval == 10 { return "\(base)missing-\(index).jpg" }
       return "\(base)\(files[index % files.count])?i=\(index)"
     }
   }

@@ -28,7 +28,9 @@ struct GalleryUITest {
       let begin = ContinuousClock.now
       let pages = scrollWholeGrid()
       passes.append([
-        "pass": pass, "pages": pages, "residentBytes": Self.residentBytes(),
+        "pass": pass, "pages": pages, "residentBytes": Self.residentBytes(), "cellsAlive": gallery.cells.count,
+        "cellsBound": gallery.cells.values.filter { $0.url != nil }.count,
+        "shownImageBytes": gallery.cells.values.reduce(0) { $0 + ($1.view.shownImage?.byteCount ?? 0) },
         "seconds": Self.seconds(ContinuousClock.now - begin),
       ])
     }
