@@ -41,12 +41,12 @@ public enum GTKMainLoop {
 
   /// Installs the source and runs `application` (a `GApplication`, e.g. a
   /// `GtkApplication`) with the process arguments; its exit status.
-  public static func run(_ application: OpaquePointer, arguments: [String] = CommandLine.arguments) -> Int32 {
+  public static func run(_ application: UnsafeMutableRawPointer, arguments: [String] = CommandLine.arguments) -> Int32 {
     install()
     var cStrings = arguments.map { strdup($0) }
     defer { cStrings.forEach { free($0) } }
     return cStrings.withUnsafeMutableBufferPointer { argv in
-      g_application_run(UnsafeMutablePointer(application), Int32(argv.count), argv.baseAddress)
+      g_application_run(application.assumingMemoryBound(to: GApplication.self), Int32(argv.count), argv.baseAddress)
     }
   }
 }

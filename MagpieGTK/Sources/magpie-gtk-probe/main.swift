@@ -14,6 +14,8 @@ ProbeWatchdog.arm(seconds: 60, check: name)
 let failure: String?
 if name == "mainloop" {
   failure = MainLoopCheck.run()
+} else if name == "application-run" {
+  failure = ApplicationCheck.run()
 } else if let check = WidgetChecks.named(name) {
   let samples = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "samples")
   failure = ProbeContext.start(samples: samples).map { check($0) } ?? "gtk_init_check failed (no display?)"
