@@ -8,7 +8,7 @@ struct GalleryOptions {
   var count = 2_000
   /// The memory cache's budget.
   var memoryLimit = 48 << 20
-  /// With a folder: scroll the whole grid twice, write screenshots and
+  /// With a folder: scroll the whole grid three times, write screenshots and
   /// report.json there, and exit.
   var uiTestOutput: String?
 

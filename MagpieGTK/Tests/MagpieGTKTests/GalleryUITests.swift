@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The gallery app end to end: its own nginx and Xvfb, the whole grid
-/// scrolled twice, screenshots checked (see MagpieGallery's GalleryUITest
+/// scrolled three times, screenshots checked (see MagpieGallery's GalleryUITest
 /// for how it drives and classifies cells).
 @Suite struct GalleryUITests {
   /// What the memory check allows above the baseline, the memory cache
@@ -70,7 +70,7 @@ import Testing
     let limit = report["memoryLimitBytes"] as? Int ?? 0
     // Keep the whole-number figures (a pass's seconds are not).
     let passes = (report["passes"] as? [[String: Any]] ?? []).map { $0.compactMapValues { $0 as? Int } }
-    guard passes.count == 2 else {
+    guard passes.count == 3 else {
       Issue.record("no pass figures")
       return
     }
@@ -84,10 +84,10 @@ import Testing
           + " \(shown >> 20) MB + allowance \(Self.allowance >> 20) MB = \(bound >> 20) MB")
       #expect(resident <= bound)
     }
-    // A second full scroll (2,000 more loads) must not grow memory by more
-    // than allocator noise (runs measured -60 to +72 MB): nothing large
-    // leaks per load.
-    let growth = (passes[1]["residentBytes"] ?? 0) - (passes[0]["residentBytes"] ?? 0)
-    #expect(growth <= 96 << 20, "resident memory grew \(growth >> 20) MB over the second pass")
+    // Another full scroll from the disk (2,000 more loads, like the pass
+    // before it) must not grow memory beyond allocator noise: nothing
+    // leaks per load. (From the network to the disk it may: other buffers.)
+    let growth = (passes[2]["residentBytes"] ?? 0) - (passes[1]["residentBytes"] ?? 0)
+    #expect(growth <= 48 << 20, "resident memory grew \(growth >> 20) MB over the third pass")
   }
 }
