@@ -68,8 +68,8 @@ public final class ButtonView: ImageButtonTarget {
     refresh()
   }
 
-  /// The texture shown for the image in the current state (for tests).
-  func shownImageTexture() -> OpaquePointer? { gtk_picture_get_paintable(imagePicture.opaque) }
+  /// The paintable the image picture shows now (to tell images apart).
+  public var shownImageTexture: OpaquePointer? { gtk_picture_get_paintable(imagePicture.opaque) }
 
   private func refresh() {
     let state = controlState

@@ -16,4 +16,17 @@ import Testing
     #expect(run.status == 0, "\(run.output)")
     #expect(run.lines(prefixed: "ok ") == [name], "\(run.output)")
   }
+
+  /// ButtonView through its binding: per-state loads from a private nginx,
+  /// shown as GTK's state flags change.
+  @Test func buttonLoadsPerStateThroughTheBinding() throws {
+    let display = try XvfbDisplay.shared.get()
+    let origin = try NginxOrigin(serving: GTKTestPaths.samples)
+    defer { origin.stop() }
+    let run = try ProbeRun.run(
+      "magpie-gtk-probe", ["button-loads", GTKTestPaths.samples.path, origin.url("/").absoluteString],
+      environment: display.environment)
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.lines(prefixed: "ok ") == ["button-loads"], "\(run.output)")
+  }
 }
