@@ -39,6 +39,10 @@ public final class ButtonView: ImageButtonTarget {
     }
   }
 
+  // Isolated: the widget references drop on the main thread, wherever the
+  // last reference to this object went.
+  isolated deinit {}
+
   /// The `GtkWidget` to put in a container.
   public var widget: UnsafeMutablePointer<GtkWidget> { button.as(GtkWidget.self) }
 

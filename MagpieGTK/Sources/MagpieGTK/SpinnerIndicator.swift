@@ -14,6 +14,10 @@ public final class SpinnerIndicator: ImageIndicator {
     gtk_widget_set_visible(widget, 0)
   }
 
+  // Isolated: the widget references drop on the main thread, wherever the
+  // last reference to this object went.
+  isolated deinit {}
+
   /// The `GtkWidget` to put over the image (a `GtkOverlay` child, say).
   public var widget: UnsafeMutablePointer<GtkWidget> { spinner.as(GtkWidget.self) }
 

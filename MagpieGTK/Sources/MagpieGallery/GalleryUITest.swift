@@ -42,8 +42,7 @@ struct GalleryUITest {
     gtk_adjustment_set_value(gallery.vadjustment, 0)
     settle()
     let first = screenshot("screenshot-1.png")
-    // Long enough for every animated sample to move on a frame.
-    waitForTicks(45)
+    waitForAnimationFrames()
     let second = screenshot("screenshot-2.png")
     let cells = classifyVisibleCells(first, second)
     let report: [String: Any] = [
@@ -89,6 +88,20 @@ struct GalleryUITest {
       waitForTicks(2)
       GTKMainLoop.iterate(until: { gallery.stats.loading == 0 })
     } while gallery.stats.loading != 0
+  }
+
+  /// Waits until every animated cell on screen has shown a new frame
+  /// (decoding frames on demand can lag on a busy machine, so no fixed
+  /// time), or 10 s of frames have passed, then for that frame to be drawn.
+  private func waitForAnimationFrames() {
+    let animated = gallery.cells.values.filter { $0.isAnimated && gtk_widget_get_mapped($0.view.widget) != 0 }
+    let before = animated.map { $0.view.animationFramesShown }
+    var frames = 0
+    while frames < 600, zip(animated, before).contains(where: { $0.view.animationFramesShown <= $1 }) {
+      waitForTicks(1)
+      frames += 1
+    }
+    waitForTicks(2)
   }
 
   private func waitForTicks(_ count: Int) {
