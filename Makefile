@@ -10,10 +10,14 @@ BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-d
 # nginx, curl and openssl: the local origin (Scripts/origin) the tests and
 # the demo start, its readiness check and its TLS certificate.
 ORIGIN_PACKAGES := nginx curl openssl
-TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) libjpeg-turbo-progs time
+# The GTK 4 binding (MagpieGTK/, a package of its own) and its UI tests:
+# GTK's headers, and a private X server with its auth tool for the tests.
+GTK_PACKAGES := libgtk-4-dev xvfb xauth
+TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build release test sanitize demo bench deps test-deps demo-deps bench-deps format clean
+.PHONY: all build release test test-gtk sanitize demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
+	format clean
 
 all: build
 
@@ -25,6 +29,9 @@ test-deps:
 
 demo-deps:
 	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES)
+
+gallery-deps:
+	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES)
 
 bench-deps:
 	@Scripts/install-deps.sh $(BENCH_PACKAGES)
@@ -40,6 +47,12 @@ test: test-deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie
 	@Scripts/testdata-status.sh
 	$(SWIFT) test --skip-build
+	$(MAKE) test-gtk
+
+# The GTK binding's package: its widget and gallery tests run on their own
+# Xvfb and nginx (about a minute on top of its build).
+test-gtk:
+	cd MagpieGTK && $(SWIFT) build --build-tests $(SWIFT_FLAGS) && $(SWIFT) test --skip-build
 
 # The whole suite under ThreadSanitizer, in its own scratch folder
 # (.build-tsan); any report fails it. .ci/run runs it after `make test`.
@@ -49,11 +62,17 @@ sanitize: test-deps
 demo: demo-deps release
 	Scripts/demo.sh
 
+# The GTK gallery against a local nginx serving samples/ (needs a display).
+gallery: gallery-deps
+	cd MagpieGTK && $(SWIFT) build $(SWIFT_FLAGS) --product MagpieGallery
+	MagpieGTK/Scripts/gallery.sh
+
 bench: bench-deps release
 	Scripts/bench.sh
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift MagpieGTK/Sources MagpieGTK/Tests \
+		MagpieGTK/Package.swift
 
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan MagpieGTK/.build

@@ -1,0 +1,42 @@
+#ifndef CMAGPIEGTK_H
+#define CMAGPIEGTK_H
+
+#include <gtk/gtk.h>
+
+/// A signal handler taking only the instance: "map", "unmap", "clicked",
+/// "activate".
+typedef void (*MagpieSignalCallback0)(gpointer instance, gpointer data);
+/// A signal handler taking the instance and one object: the list item of a
+/// GtkSignalListItemFactory's "setup", "bind", "unbind".
+typedef void (*MagpieSignalCallbackObject)(gpointer instance, gpointer object, gpointer data);
+/// A signal handler taking the instance and a flags value:
+/// "state-flags-changed".
+typedef void (*MagpieSignalCallbackFlags)(gpointer instance, guint flags, gpointer data);
+
+/// g_signal_connect_data with a typed callback; `destroy` runs when the
+/// handler is disconnected or the instance finalized.
+gulong magpie_signal_connect0(gpointer instance, const char *signal, MagpieSignalCallback0 callback,
+                              gpointer data, GClosureNotify destroy);
+gulong magpie_signal_connect_object(gpointer instance, const char *signal, MagpieSignalCallbackObject callback,
+                                    gpointer data, GClosureNotify destroy);
+gulong magpie_signal_connect_flags(gpointer instance, const char *signal, MagpieSignalCallbackFlags callback,
+                                   gpointer data, GClosureNotify destroy);
+
+/// Adds to the default GLib main context the one source that drains the
+/// main dispatch queue (the Swift main actor's executor) whenever
+/// libdispatch signals it. Call on the main thread, before any
+/// dispatch_main(). Returns the source id; idempotent.
+guint magpie_dispatch_source_install(void);
+/// Removes the source magpie_dispatch_source_install added, if any.
+void magpie_dispatch_source_remove(void);
+
+/// Checked casts (the GTK_* macros Swift cannot import).
+GtkWidget *magpie_widget(gpointer object);
+GdkPaintable *magpie_paintable(gpointer object);
+GtkListItem *magpie_list_item(gpointer object);
+gboolean magpie_is_widget(gpointer object);
+
+/// GTK_TYPE_STRING_OBJECT etc. are macros around functions; exposed here.
+GType magpie_string_object_type(void);
+
+#endif

@@ -1,0 +1,5 @@
+/// Why the gallery cannot start.
+enum GalleryError: Error {
+  /// A bad command line.
+  case usage(String)
+}
