@@ -113,8 +113,14 @@ struct GalleryUITest {
   }
 
   private func screenshot(_ name: String) -> PixelBuffer? {
-    _ = WidgetSnapshot.savePNG(of: gallery.window, to: output.appendingPathComponent(name).path)
-    return WidgetSnapshot.pixels(of: gallery.window)
+    for attempt in 0..<5 {
+      if WidgetSnapshot.savePNG(of: gallery.window, to: output.appendingPathComponent(name).path) {
+        return WidgetSnapshot.pixels(of: gallery.window)
+      }
+      FileHandle.standardError.write(Data("screenshot \(name) attempt \(attempt) failed\n".utf8))
+      waitForTicks(2)
+    }
+    return nil
   }
 
   /// Every mapped cell wholly inside the window: its URL, what the first
