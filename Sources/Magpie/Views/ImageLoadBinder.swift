@@ -49,7 +49,8 @@ struct ImageLoadBinder {
     }
     if let hit = manager.memoryHit(for: request) {
       _ = state.finish(token, forKey: key)
-      Self.show(.success(hit), placeholder: placeholder, options: options, hooks: hooks, transition: .none)
+      Self.show(
+        .success(hit), placeholder: placeholder, options: options, hooks: hooks, transition: state.transition)
       completion?(.success(hit))
       return nil
     }

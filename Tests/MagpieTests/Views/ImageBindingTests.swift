@@ -47,6 +47,12 @@ import Testing
     #expect(completedInside)
     #expect(view.events == [.image(1, .none), .layout])
     #expect(view.indicator.starts == 1)
+
+    // forceTransition fades a memory hit in too.
+    view.clearEvents()
+    view.magpie.setImage(
+      with: url("1.png"), placeholder: placeholder, displayOptions: .forceTransition, manager: manager)
+    #expect(view.events == [.image(1, .fade(.milliseconds(200))), .layout])
   }
 
   @MainActor @Test func aDelayedPlaceholderShowsOnlyAfterAFailure() async throws {
