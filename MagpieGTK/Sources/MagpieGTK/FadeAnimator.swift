@@ -29,6 +29,9 @@ final class FadeAnimator {
       }, Unmanaged.passRetained(self).toOpaque(), { Unmanaged<FadeAnimator>.fromOpaque($0!).release() })
   }
 
+  /// Whether a fade is running.
+  var isFading: Bool { callbackID != 0 }
+
   /// Ends any fade, fully opaque.
   func cancel() {
     if callbackID != 0 { gtk_widget_remove_tick_callback(widget, callbackID) }

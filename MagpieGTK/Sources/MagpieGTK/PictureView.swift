@@ -26,6 +26,8 @@ public final class PictureView: HighlightableImageTarget {
   public private(set) var shownImage: Image?
   /// How many animation frames it has shown.
   public private(set) var animationFramesShown = 0
+  /// Whether a fade transition is running.
+  public var isTransitioning: Bool { fader.isFading }
 
   /// A new `GtkPicture`, scaled to cover its allocation.
   public init() {

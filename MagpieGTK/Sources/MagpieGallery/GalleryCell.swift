@@ -35,13 +35,21 @@ final class GalleryCell {
     isAnimated = false
     stats.loading += 1
     stats.changed()
-    let side = Int(Self.side)
-    // The target size lets the JPEG and WebP decoders shrink while
-    // decoding (DCT scaling), which costs far less than resampling after.
-    let request = ImageRequest(url: url, targetSize: PixelSize(width: side, height: side))
     view.magpie.setImage(
-      with: request, placeholder: Self.placeholder, manager: manager,
+      with: Self.request(url), placeholder: Self.placeholder, manager: manager,
       completion: { [weak self] result in self?.finished(result) })
+  }
+
+  /// The request a cell makes: the image cut to the cell's size, as the
+  /// picture covers it (JPEG and WebP shrink while decoding, which costs
+  /// far less than resampling after), so a bound cell and the memory cache
+  /// hold cell-sized pixels, not the photo's; animations decode their
+  /// frames while they play, into a bounded buffer, not all at once.
+  static func request(_ url: URL) -> ImageRequest {
+    let side = Int(Self.side)
+    let size = PixelSize(width: side, height: side)
+    return ImageRequest(
+      url: url, processors: [ImageProcessors.Resizing(size: size, mode: .fill)], options: [.decodeFramesOnDemand])
   }
 
   /// Cancels the load (the item scrolled away); the completion reports it.

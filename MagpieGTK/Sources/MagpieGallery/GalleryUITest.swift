@@ -82,12 +82,19 @@ struct GalleryUITest {
   }
 
   /// Lets layout run (two frames: bind happens at the first) and then
-  /// every load the new cells started finish, until a frame starts none.
+  /// every load the new cells started finish, until a frame starts none;
+  /// then lets the fades those loads began run out (a few frames, at most
+  /// 600), so a screenshot sees the images at full opacity.
   private func settle() {
     repeat {
       waitForTicks(2)
       GTKMainLoop.iterate(until: { gallery.stats.loading == 0 })
     } while gallery.stats.loading != 0
+    var frames = 0
+    while frames < 600, gallery.cells.values.contains(where: { $0.view.isTransitioning }) {
+      waitForTicks(1)
+      frames += 1
+    }
   }
 
   /// Waits until every animated cell on screen has shown a new frame

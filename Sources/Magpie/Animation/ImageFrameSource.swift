@@ -50,4 +50,14 @@ public protocol ImageFrameSource: AnyObject {
   /// ``MagpieError/Code/corruptData`` when the frame, or one it is drawn
   /// over, is damaged; the source stays usable for other frames.
   func frame(at index: Int) throws(MagpieError) -> PixelBuffer
+
+  /// The colour profile the frames' pixels are in (see
+  /// ``Image/colorProfile``); `nil`, the default, for sRGB or untagged.
+  var colorProfile: ColorProfile? { get }
+}
+
+extension ImageFrameSource {
+  /// The colour profile every frame's pixels are in, as the eager decode
+  /// puts it in ``Image/colorProfile``; `nil` (sRGB) by default.
+  public var colorProfile: ColorProfile? { nil }
 }

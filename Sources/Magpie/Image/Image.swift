@@ -33,6 +33,10 @@ public struct Image: Sendable {
   /// The animation to play, when its frames are decoded on demand instead
   /// of held in ``frames`` (which then holds its poster frame).
   public var animation: AnimatedImage?
+  /// The colour profile the pixels are in, when it is not sRGB and was kept
+  /// (``ColorManagement/preserve``); `nil` means sRGB (or untagged, which
+  /// is taken as sRGB).
+  public var colorProfile: ColorProfile?
 
   /// Creates an image from frames. `frames` must not be empty and all frames
   /// must share one size.
