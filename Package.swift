@@ -1,5 +1,35 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
+
+// Optional coders (AVIF, HEIC, JPEG XL) are library products of their own,
+// built only where their C library's header is installed (Debian's -dev
+// package) and not switched off with MAGPIE_WITHOUT (a comma-separated list
+// of their keys, e.g. MAGPIE_WITHOUT=avif,jxl): a machine without them
+// still builds the core and the rest. Code that uses one checks
+// `#if canImport(MagpieAVIF)`.
+let switchedOff = Set(
+  (ProcessInfo.processInfo.environment["MAGPIE_WITHOUT"] ?? "").split(separator: ",").map {
+    $0.trimmingCharacters(in: .whitespaces)
+  })
+
+/// Whether the optional coder `key` is built: its header `header` (under
+/// /usr/include) exists and MAGPIE_WITHOUT does not name it.
+func builds(_ key: String, header: String) -> Bool {
+  !switchedOff.contains(key) && FileManager.default.fileExists(atPath: "/usr/include/" + header)
+}
+
+/// One optional coder: its key, the header that says its library is there,
+/// its Swift module, and that module's targets.
+struct OptionalCoder {
+  let key: String
+  let header: String
+  let module: String
+  let targets: [Target]
+}
+
+let optionalCoders: [OptionalCoder] = [].filter { builds($0.key, header: $0.header) }
+let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }
 
 // Codec libraries come from Debian's -dev packages through pkg-config; the
 // package depends on no outside Swift package.
@@ -8,7 +38,7 @@ let package = Package(
   products: [
     .library(name: "Magpie", targets: ["Magpie"]),
     .executable(name: "magpie", targets: ["MagpieCLI"]),
-  ],
+  ] + optionalCoders.map { .library(name: $0.module, targets: [$0.module]) },
   targets: [
     .systemLibrary(
       name: "CJPEG", pkgConfig: "libjpeg",
@@ -45,7 +75,7 @@ let package = Package(
       dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL", "CCurl"]),
     .executableTarget(
       name: "MagpieCLI",
-      dependencies: ["Magpie"]),
+      dependencies: ["Magpie"] + optionalModules),
     // A second process for the disk-cache tests; not a product.
     .executableTarget(
       name: "magpie-cache-probe",
@@ -53,7 +83,7 @@ let package = Package(
       path: "Tests/Tools/CacheProbe"),
     .testTarget(
       name: "MagpieTests",
-      dependencies: ["Magpie", "CMagpieCodecs"],
+      dependencies: ["Magpie", "CMagpieCodecs"] + optionalModules,
       exclude: ["Fixtures"]),
-  ]
+  ] + optionalCoders.flatMap(\.targets)
 )

@@ -32,6 +32,7 @@ enum MagpieCommand {
 
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    OptionalCoders.register()
     do {
       try await run(arguments)
     } catch {
