@@ -6,14 +6,18 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # Build dependencies: codec libraries (headers + pkg-config files) and tools
 # the tests and benchmarks call.
 BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev \
-	libcurl4-openssl-dev
+	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libjxl-dev
+# The C libraries' own tools, the independent references the colour and
+# AVIF/HEIC/JPEG XL tests compare with (transicc, avifdec, heif-convert,
+# djxl), and the free ICC profiles the colour fixtures use.
+REFERENCE_PACKAGES := liblcms2-utils icc-profiles-free libavif-bin libheif-examples libjxl-tools
 # nginx, curl and openssl: the local origin (Scripts/origin) the tests and
 # the demo start, its readiness check and its TLS certificate.
 ORIGIN_PACKAGES := nginx curl openssl
 # The GTK 4 binding (MagpieGTK/, a package of its own) and its UI tests:
 # GTK's headers, and a private X server with its auth tool for the tests.
 GTK_PACKAGES := libgtk-4-dev xvfb xauth
-TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) libjpeg-turbo-progs time
+TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
 .PHONY: all build release test test-gtk sanitize demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
