@@ -59,6 +59,10 @@ let package = Package(
     .systemLibrary(
       name: "COpenSSL", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    // Little CMS 2: ICC profiles and the conversion of tagged pixels to sRGB.
+    .systemLibrary(
+      name: "CLCMS2", pkgConfig: "lcms2",
+      providers: [.apt(["liblcms2-dev"])]),
     // libcurl's multi interface behind CurlDataLoader (errors are return
     // codes, never longjmp; the shim only fixes the variadic setopt types).
     .systemLibrary(
@@ -72,7 +76,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
     .target(
       name: "Magpie",
-      dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL", "CCurl"]),
+      dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL", "CCurl", "CLCMS2"]),
     .executableTarget(
       name: "MagpieCLI",
       dependencies: ["Magpie"] + optionalModules),

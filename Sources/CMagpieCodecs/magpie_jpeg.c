@@ -136,6 +136,8 @@ struct mp_jpeg_decoder {
   // The input with unneeded progressive scans left out, when
   // skip_unneeded_scans made one; libjpeg reads from it after the header.
   uint8_t *filtered;
+  // The ICC profile jpeg_read_icc_profile assembled (malloc'd), or NULL.
+  JOCTET *icc;
 };
 
 // Stops files with absurd scan counts before they cost a pass each.
@@ -172,6 +174,7 @@ void mp_jpeg_decoder_destroy(mp_jpeg_decoder *dec) {
   // jpeg_destroy never raises an error: it only frees pools.
   jpeg_destroy_decompress(&dec->cinfo);
   free(dec->filtered);
+  free(dec->icc);
   free(dec);
 }
 
@@ -202,6 +205,7 @@ mp_jpeg_status mp_jpeg_decoder_read_header(mp_jpeg_decoder *dec, const uint8_t *
   }
   jpeg_mem_src(cinfo, data, (unsigned long)size);
   jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
   jpeg_read_header(cinfo, TRUE);
   if (dec->err.eof_seen) {
     // The "header" was completed from libjpeg's fake EOI bytes: nothing in it
@@ -231,6 +235,13 @@ mp_jpeg_status mp_jpeg_decoder_read_header(mp_jpeg_decoder *dec, const uint8_t *
       break;
     }
   }
+  // Markers that do not fit together (a missing or repeated sequence
+  // number) only warn and give no profile: the image decodes untagged.
+  unsigned int icc_length = 0;
+  if (jpeg_read_icc_profile(cinfo, &dec->icc, &icc_length) && dec->icc != NULL) {
+    header->icc = dec->icc;
+    header->icc_length = icc_length;
+  }
   dec->stage = STAGE_HEADER;
   return MP_JPEG_OK;
 }
@@ -245,8 +256,11 @@ mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *dec, unsigned scale_d
   if (scale_denom != 1 && scale_denom != 2 && scale_denom != 4 && scale_denom != 8) {
     return mp_misuse(dec, "the scale denominator must be 1, 2, 4 or 8");
   }
-  if (format != MP_JPEG_OUTPUT_RGBA) return mp_misuse(dec, "unknown output format");
+  if (format != MP_JPEG_OUTPUT_RGBA && format != MP_JPEG_OUTPUT_CMYK) return mp_misuse(dec, "unknown output format");
   j_decompress_ptr cinfo = &dec->cinfo;
+  if (format == MP_JPEG_OUTPUT_CMYK && cinfo->jpeg_color_space != JCS_CMYK && cinfo->jpeg_color_space != JCS_YCCK) {
+    return mp_misuse(dec, "CMYK output needs a CMYK or YCCK image");
+  }
   if (setjmp(dec->err.jump)) {
     dec->stage = STAGE_FAILED;
     return mp_classify(&dec->err);
@@ -262,7 +276,7 @@ mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *dec, unsigned scale_d
     case JCS_YCCK:
       // libjpeg converts YCCK to CMYK but not to RGB; read_rows does the rest.
       cinfo->out_color_space = JCS_CMYK;
-      dec->converts_cmyk = 1;
+      dec->converts_cmyk = format == MP_JPEG_OUTPUT_RGBA;
       break;
     default: {
       char message[MP_JPEG_MESSAGE_MAX];

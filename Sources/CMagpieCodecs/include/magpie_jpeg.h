@@ -56,6 +56,9 @@ typedef enum {
 typedef enum {
   /// Straight RGBA8, alpha 255, whatever the stored colour space.
   MP_JPEG_OUTPUT_RGBA = 0,
+  /// For CMYK and YCCK images only: the CMYK samples as stored (Adobe
+  /// inverted, 255 = no ink), 4 bytes a pixel, for a colour profile to convert.
+  MP_JPEG_OUTPUT_CMYK = 1,
 } mp_jpeg_output_format;
 
 /// What the header says. Pointers stay valid until the decoder is destroyed.
@@ -80,6 +83,11 @@ typedef struct {
   /// or NULL.
   const uint8_t *exif;
   size_t exif_length;
+  /// The ICC profile assembled from the APP2 "ICC_PROFILE" markers (in
+  /// their sequence order), or NULL when there is none or the markers do
+  /// not fit together. No longer than the markers, so bounded by the data.
+  const uint8_t *icc;
+  size_t icc_length;
 } mp_jpeg_header;
 
 /// A decoder; opaque.
@@ -93,7 +101,7 @@ void mp_jpeg_decoder_destroy(mp_jpeg_decoder *decoder);
 
 /// Reads the markers up to the first scan from `data`, which must stay valid
 /// and unchanged until the decoder is destroyed. Saves APP1 segments so the
-/// EXIF block can be returned. MP_JPEG_TRUNCATED when the data ended inside
+/// EXIF block can be returned, and APP2 segments for the ICC profile. MP_JPEG_TRUNCATED when the data ended inside
 /// the header.
 mp_jpeg_status mp_jpeg_decoder_read_header(mp_jpeg_decoder *decoder, const uint8_t *data, size_t size,
                                            mp_jpeg_header *header);

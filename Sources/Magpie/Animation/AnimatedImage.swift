@@ -83,7 +83,7 @@ public final class AnimatedImage: Sendable {
     frameDurations = (0..<source.frameCount).map { source.duration(ofFrame: $0) }
     loopCount = source.loopCount
     timeline = AnimationTimeline(durations: frameDurations, loopCount: loopCount)
-    posterFrame = try source.frame(at: 0)
+    posterFrame = SRGBConversion.converted(try source.frame(at: 0), profile: source.colorProfile, options: options)
     unusedSource = Lock(UncheckedSendable(source))
   }
 
@@ -169,8 +169,10 @@ public final class AnimatedImage: Sendable {
     let processors = processors
     let options = processingOptions
     let canvas = canvasSize
+    let decodeOptions = self.options
     return { index throws(MagpieError) in
-      let frame = try source.frame(at: index)
+      let frame = SRGBConversion.converted(
+        try source.frame(at: index), profile: source.colorProfile, options: decodeOptions)
       guard !processors.isEmpty else { return frame }
       let processed = try Self.process(frame, with: processors, options: options)
       guard processed.size == canvas else {

@@ -54,10 +54,17 @@ public final class CoderRegistry: Sendable {
   /// frame source for becomes its poster frame and an ``Image/animation``
   /// (one whose headers or poster do not read decodes as usual, so damage
   /// is reported, or kept as a partial image, the same way).
+  ///
+  /// A coder only attaches the colour profile it read
+  /// (``Image/colorProfile``); here the pixels are converted to sRGB as
+  /// ``DecodeOptions/colorManagement`` asks, so every coder gets colour
+  /// management.
   public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(MagpieError) -> Image {
     let coder = try requireDecoder(for: data)
     if let image = onDemandAnimation(data, coder: coder, options: options) { return image }
-    return try coder.decode(data, options: options)
+    var image = try coder.decode(data, options: options)
+    SRGBConversion.apply(to: &image, options: options)
+    return image
   }
 
   /// `data` as an on-demand animation (see ``decode(_:options:)``), or
@@ -70,6 +77,8 @@ public final class CoderRegistry: Sendable {
         monitor: .shared)
     else { return nil }
     var image = Image(animation: animation, scale: options.scale)
+    // Frames are converted as they are decoded; only preserved colour carries the profile.
+    if options.colorManagement == .preserve { image.colorProfile = source.colorProfile }
     if options.keepsOriginalData { image.originalData = data }
     return image
   }

@@ -129,14 +129,16 @@ public struct JPEGCoder: ImageCoder {
   /// checks the pixel limit, leaves out the scans that scale does not read
   /// (with `onlyNeededScans`) and starts decompressing. Returns the
   /// decompressor, ready for rows of `size` (stored axes), with the EXIF
-  /// orientation and the one to apply.
+  /// orientation, the one to apply and what to do about colour.
   static func startDecompressing(
     _ bytes: UnsafeRawBufferPointer, options: DecodeOptions, onlyNeededScans: Bool
   ) throws(MagpieError) -> (
-    decompressor: JPEGDecompressor, size: PixelSize, orientation: ImageOrientation, applied: ImageOrientation
+    decompressor: JPEGDecompressor, size: PixelSize, orientation: ImageOrientation, applied: ImageOrientation,
+    color: JPEGColorPlan
   ) {
     let decompressor = try JPEGDecompressor()
     let header = try decompressor.readHeader(bytes)
+    let color = JPEGColorPlan(header: header, options: options, decompressor: decompressor)
     let orientation = orientation(of: header)
     let applied = options.appliesOrientation ? orientation : .up
     let stored = PixelSize(width: Int(header.width), height: Int(header.height))
@@ -152,13 +154,13 @@ public struct JPEGCoder: ImageCoder {
     // A multi-scan image has read all its data by now: fail before
     // allocating pixels.
     if decompressor.isIncomplete && !options.allowsPartialImage { throw decompressor.truncationError }
-    return (decompressor, size, orientation, applied)
+    return (decompressor, size, orientation, applied, color)
   }
 
   private static func decode(
     bytes: UnsafeRawBufferPointer, options: DecodeOptions, onlyNeededScans: Bool
   ) throws(MagpieError) -> Image {
-    let (decompressor, size, orientation, applied) = try startDecompressing(
+    let (decompressor, size, orientation, applied, color) = try startDecompressing(
       bytes, options: options, onlyNeededScans: onlyNeededScans)
     var pixels = try PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .straight) {
       (buffer: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
@@ -166,17 +168,25 @@ public struct JPEGCoder: ImageCoder {
       // touches it (page faults would cost a third of a large decode).
       mp_jpeg_advise_output_buffer(buffer.baseAddress, buffer.count)
       // checkPixelLimit rejected empty sizes, so the buffer has an address.
-      try decompressor.readRows(
-        into: buffer.baseAddress!, stride: size.width * PixelBuffer.bytesPerPixel, count: size.height)
+      let stride = size.width * PixelBuffer.bytesPerPixel
+      if let transform = color.rgbTransform {
+        try JPEGColorPlan.readRows(
+          decompressor, into: buffer.baseAddress!, width: size.width, count: size.height, stride: stride,
+          converting: transform)
+      } else {
+        try decompressor.readRows(into: buffer.baseAddress!, stride: stride, count: size.height)
+      }
       return true
     }
     decompressor.finish()
     let isPartial = decompressor.isIncomplete
     if isPartial && !options.allowsPartialImage { throw decompressor.truncationError }
     if applied != .up { pixels = pixels.applying(applied) }
-    return Image(
+    var image = Image(
       frames: [ImageFrame(pixels: pixels)], loopCount: 0, format: .jpeg, scale: options.scale,
       orientation: orientation, isPartial: isPartial)
+    image.colorProfile = color.attached
+    return image
   }
 
   /// For a progressive image decoded at 1/`denominator` (> 1) to `size`,

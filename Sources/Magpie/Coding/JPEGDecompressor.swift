@@ -8,6 +8,12 @@ import CMagpieCodecs
 /// decompressor is released.
 final class JPEGDecompressor {
   private let handle: OpaquePointer
+  /// Set before ``setOutput(scaleDenominator:maxMemory:)`` for a CMYK
+  /// image with a usable profile: libjpeg then hands over the stored CMYK
+  /// and ``readRows(into:stride:count:)`` converts it through this to sRGB,
+  /// instead of the naive inversion.
+  var cmykTransform: ColorTransform?
+  private var outputWidth = 0
 
   /// A fresh decoder; fails only when out of memory.
   init() throws(MagpieError) {
@@ -36,7 +42,9 @@ final class JPEGDecompressor {
     var height: UInt32 = 0
     try check(
       mp_jpeg_decoder_set_output(
-        handle, UInt32(scaleDenominator), MP_JPEG_OUTPUT_RGBA, max(0, maxMemory), &width, &height))
+        handle, UInt32(scaleDenominator), cmykTransform == nil ? MP_JPEG_OUTPUT_RGBA : MP_JPEG_OUTPUT_CMYK,
+        max(0, maxMemory), &width, &height))
+    outputWidth = Int(width)
     return PixelSize(width: Int(width), height: Int(height))
   }
 
@@ -66,6 +74,7 @@ final class JPEGDecompressor {
     if Int(written) != count {
       throw MagpieError(.corruptData, "libjpeg produced \(written) of \(count) JPEG rows")
     }
+    cmykTransform?.apply(to: rows, width: outputWidth, height: count, stride: stride, premultiplied: false)
   }
 
   /// Ends decompression. Whatever follows the last row (trailing markers,

@@ -39,9 +39,13 @@ enum JPEGThumbnailDecoder {
       pixels = Resampler.convolve(
         pixels, extentX: decoded.extentX, extentY: decoded.extentY, to: target, kernel: kernel)
     }
-    return Image(
+    // Colour converts last, on the small image (it bypasses the registry).
+    if let transform = decoded.color.rgbTransform { SRGBConversion.convert(&pixels, with: transform) }
+    var image = Image(
       frames: [ImageFrame(pixels: pixels)], format: .jpeg, scale: decodeOptions.scale,
       orientation: decoded.orientation, isPartial: decoded.isPartial)
+    image.colorProfile = decoded.color.attached
+    return image
   }
 
   /// What a streaming decode made: the box-reduced pixels (upright) and
@@ -58,6 +62,8 @@ enum JPEGThumbnailDecoder {
     /// When the kernel's row pass already ran band by band: its output
     /// (the target's width, the reduced height).
     var rowPassOutput: PixelBuffer?
+    /// The colour conversion still to run (a CMYK one ran while decoding).
+    var color = JPEGColorPlan()
   }
 
   /// Rows libjpeg writes per call, rounded up to whole box blocks: enough
@@ -77,7 +83,7 @@ enum JPEGThumbnailDecoder {
     var options = options
     options.targetSize = box
     options.contentMode = .aspectFit
-    let (decompressor, size, orientation, applied) = try JPEGCoder.startDecompressing(
+    let (decompressor, size, orientation, applied, color) = try JPEGCoder.startDecompressing(
       bytes, options: options, onlyNeededScans: onlyNeededScans)
 
     // The box factors resample would pick for the upright image, turned
@@ -142,7 +148,7 @@ enum JPEGThumbnailDecoder {
     }
     return Reduced(
       scaledSize: upright, pixels: reduced, extentX: extentX, extentY: extentY, orientation: orientation,
-      isPartial: isPartial, rowPassOutput: rowPass?.output)
+      isPartial: isPartial, rowPassOutput: rowPass?.output, color: color)
   }
 
   /// Decodes and reduces band by band, running the kernel's row pass over
