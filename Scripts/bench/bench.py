@@ -27,6 +27,7 @@ import make_samples  # noqa: E402
 import network_bench  # noqa: E402  (beside this file)
 import pipeline_bench  # noqa: E402
 import animation_bench  # noqa: E402
+import color_bench  # noqa: E402
 
 WORK = os.path.join(ROOT, "bench", "work")
 KODAK = os.path.normpath(os.path.join(ROOT, "..", "shared", "testdata", "kodak"))
@@ -271,11 +272,12 @@ def main():
     network = [] if a.only and a.only not in "network" else network_bench.run(a.magpie)
     pipeline = [] if a.only and a.only not in "pipeline" else pipeline_bench.run(a.magpie)
     animation = [] if a.only and a.only not in "animation" else animation_bench.run(a.magpie, sys.executable)
+    color = [] if a.only and a.only not in "color" else color_bench.run(a.magpie, files["photo-4000x3000.jpg"])
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version()},
         "reps": a.reps, "warmup": a.warmup, "rounds": a.rounds, "results": results, "batch": batch, "memory": memory,
-        "caching": caching, "network": network, "pipeline": pipeline, "animation": animation,
+        "caching": caching, "network": network, "pipeline": pipeline, "animation": animation, "color": color,
     }
     out_dir = os.path.join(ROOT, "bench")
     with open(os.path.join(out_dir, "results.json"), "w") as f:
@@ -288,6 +290,7 @@ def main():
     text += "\n" + network_bench.markdown(network) if network else ""
     text += "\n" + pipeline_bench.markdown(pipeline) if pipeline else ""
     text += "\n" + animation_bench.markdown(animation) if animation else ""
+    text += "\n" + color_bench.markdown(color) if color else ""
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(text)
     print("\n" + text)

@@ -1,5 +1,7 @@
 #include "magpie_color.h"
 
+#include <libdeflate.h>
+
 // round(c * a / 255) and its inverse, as PixelBuffer rounds.
 static inline uint8_t mp_mul255(unsigned c, unsigned a) {
   unsigned t = c * a + 128;
@@ -47,4 +49,13 @@ void mp_matrix_shaper_apply(const mp_matrix_shaper *s, uint8_t *pixels, size_t w
       p[2] = ob;
     }
   }
+}
+
+int mp_color_inflate(const uint8_t *in, size_t in_size, uint8_t *out, size_t capacity, size_t *size) {
+  struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+  if (d == NULL) return 2;
+  enum libdeflate_result r = libdeflate_zlib_decompress(d, in, in_size, out, capacity, size);
+  libdeflate_free_decompressor(d);
+  if (r == LIBDEFLATE_SUCCESS) return 0;
+  return r == LIBDEFLATE_INSUFFICIENT_SPACE ? 1 : 2;
 }

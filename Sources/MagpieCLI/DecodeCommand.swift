@@ -4,11 +4,20 @@ import Magpie
 /// `magpie decode FILE... --out DIR`: the checkable ground truth of the
 /// decoders. For each input, `DIR/NAME.rgba` (straight-alpha RGBA8, upright,
 /// every frame composited, frames one after another) and `DIR/NAME.json`.
+/// The stored values, untouched by any colour profile (the raw decoder
+/// output the contract promises), unless `--color srgb` asks for the
+/// library's default conversion to sRGB.
 enum DecodeCommand {
   static func run(_ words: [String]) throws(CLIError) {
-    let arguments = try ParsedArguments(words, valued: ["--out"])
+    let arguments = try ParsedArguments(words, valued: ["--out", "--color"])
     guard let out = arguments.value("--out") else { throw .usage("decode", "--out DIR is required") }
     guard !arguments.positionals.isEmpty else { throw .usage("decode", "expected at least one FILE") }
+    var options = DecodeOptions()
+    switch arguments.value("--color") {
+    case nil: options.colorManagement = .preserve
+    case "srgb": options.colorManagement = .convertToSRGB
+    case let other?: throw .usage("decode", "--color takes srgb, not \(other)")
+    }
     do {
       try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     } catch {
@@ -17,7 +26,7 @@ enum DecodeCommand {
     var failures: [CLIError] = []
     for path in arguments.positionals {
       do {
-        try decode(path, into: out)
+        try decode(path, into: out, options: options)
       } catch {
         failures.append(error)
         MagpieCommand.report(error)
@@ -29,7 +38,7 @@ enum DecodeCommand {
     }
   }
 
-  private static func decode(_ path: String, into directory: String) throws(CLIError) {
+  private static func decode(_ path: String, into directory: String, options: DecodeOptions) throws(CLIError) {
     let name = URL(fileURLWithPath: path).lastPathComponent
     let base = URL(fileURLWithPath: directory).appendingPathComponent(name)
     let rgbaPath = base.path + ".rgba"
@@ -38,7 +47,7 @@ enum DecodeCommand {
     do throws(CLIError) {
       let data = try InputFile.readFile(path)
       do {
-        image = try CoderRegistry.shared.decode(data)
+        image = try CoderRegistry.shared.decode(data, options: options)
       } catch {
         throw CLIError.failure("decode \(path)", error)
       }

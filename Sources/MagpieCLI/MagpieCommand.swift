@@ -11,7 +11,8 @@ enum MagpieCommand {
 
     commands:
       info FILE_OR_URL                          format, size, frames and timing as JSON
-      decode FILE... --out DIR                  decode to DIR/NAME.rgba and DIR/NAME.json
+      decode FILE... --out DIR [--color srgb]   decode to DIR/NAME.rgba and DIR/NAME.json (stored colours;
+                                                --color srgb converts embedded profiles to sRGB)
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
                                                 play an animation on a real clock into no display

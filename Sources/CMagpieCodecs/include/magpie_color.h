@@ -27,4 +27,9 @@ typedef struct {
 void mp_matrix_shaper_apply(const mp_matrix_shaper *shaper, uint8_t *pixels, size_t width, size_t height,
                             size_t stride, int premultiplied);
 
+/// Inflates the zlib stream `in` (an iCCP chunk's profile) into `out`,
+/// which holds `capacity` bytes. 0: done, *size set; 1: `out` is too small;
+/// 2: the stream is corrupt.
+int mp_color_inflate(const uint8_t *in, size_t in_size, uint8_t *out, size_t capacity, size_t *size);
+
 #endif

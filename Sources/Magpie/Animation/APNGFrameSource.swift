@@ -23,6 +23,8 @@ public final class APNGFrameSource: ImageFrameSource {
   public var frameCount: Int { animation.frames.count }
   /// `num_plays`: 0 for forever.
   public var loopCount: Int { animation.loopCount }
+  /// The profile of the APNG's iCCP (or cHRM and gAMA) chunks, `nil` for sRGB or untagged.
+  public let colorProfile: ColorProfile?
 
   /// How many frames have been decoded, for tests that check how far a
   /// request went back.
@@ -39,8 +41,9 @@ public final class APNGFrameSource: ImageFrameSource {
 
   private init(
     data: Data, bytes: OwnedBytes, header: PNGHeader, animation: APNGAnimation, turn: ImageOrientation,
-    usesFastPath: Bool
+    usesFastPath: Bool, colorProfile: ColorProfile?
   ) {
+    self.colorProfile = colorProfile
     self.data = data
     self.bytes = bytes
     self.header = header
@@ -73,7 +76,8 @@ public final class APNGFrameSource: ImageFrameSource {
     guard animation.stillReason == nil, !animation.frames.isEmpty else { return nil }
     return APNGFrameSource(
       data: data, bytes: bytes, header: header, animation: animation,
-      turn: options.appliesOrientation ? preamble.orientation : .up, usesFastPath: usesFastPath)
+      turn: options.appliesOrientation ? preamble.orientation : .up, usesFastPath: usesFastPath,
+      colorProfile: preamble.colorProfile)
   }
 
   /// The frame's fcTL delay as browsers play it.

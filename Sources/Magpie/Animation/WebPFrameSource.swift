@@ -23,6 +23,8 @@ public final class WebPFrameSource: ImageFrameSource {
   public var frameCount: Int { durations.count }
   /// The stored loop count (0 = forever).
   public var loopCount: Int { container.loopCount }
+  /// The profile of the file's ICCP chunk, `nil` without one.
+  public var colorProfile: ColorProfile? { container.colorProfile }
 
   /// How many frames have been decoded, for tests that check how far a
   /// request went back.

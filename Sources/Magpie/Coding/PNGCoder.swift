@@ -134,9 +134,12 @@ public struct PNGCoder: ImageCoder {
     if options.appliesOrientation && preamble.orientation != .up {
       for index in frames.indices { frames[index].pixels = frames[index].pixels.applying(preamble.orientation) }
     }
-    return Image(
+    var image = Image(
       frames: frames, loopCount: loopCount, format: preamble.isAnimated ? .apng : .png, scale: options.scale,
       orientation: preamble.orientation)
+    // The registry converts (or keeps) the colours.
+    image.colorProfile = preamble.colorProfile
+    return image
   }
 
   /// The header, with a plainer reason than libpng's "IEND: out of place"

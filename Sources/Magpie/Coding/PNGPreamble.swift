@@ -11,14 +11,19 @@ struct PNGPreamble: Sendable, Equatable {
   var orientation = ImageOrientation.up
   /// IEND comes before any IDAT: the file holds no image.
   var endsBeforeImageData = false
+  /// The colour profile iCCP, or cHRM with gAMA, give (``PNGColorChunks``);
+  /// `nil` for sRGB or untagged.
+  var colorProfile: ColorProfile?
 
   /// Walks the chunks of `bytes` up to the first IDAT.
   init(scanning bytes: UnsafeRawBufferPointer) {
     guard var reader = PNGChunkReader(bytes) else { return }
     var sawEXIF = false
+    var color = PNGColorChunks()
     while let chunk = try? reader.next() {
       switch chunk.type {
       case PNGChunk.idat:
+        colorProfile = color.profile
         return
       case PNGChunk.iend:
         endsBeforeImageData = true
@@ -30,7 +35,7 @@ struct PNGPreamble: Sendable, Equatable {
         sawEXIF = true
         orientation = EXIFOrientationReader.orientation(inEXIF: chunk.data(in: bytes))
       default:
-        break
+        color.read(chunk, in: bytes)
       }
     }
   }

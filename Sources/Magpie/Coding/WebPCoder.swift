@@ -65,20 +65,29 @@ public struct WebPCoder: ImageCoder {
 
   private static func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     try WebPContainer.withContainer(data) { container, bytes throws(MagpieError) -> Image in
-      let orientation = container.orientation
-      let turn = options.appliesOrientation ? orientation : .up
-      if container.isAnimated {
-        var frames = try WebPDecoder.decodeAnimation(container: container, options: options)
-        if turn != .up { for i in frames.indices { frames[i].pixels = frames[i].pixels.applying(turn) } }
-        if frames.count == 1 {
-          frames[0].duration = .zero
-          return Image(frames: frames, loopCount: 0, format: .webp, orientation: orientation)
-        }
-        return Image(frames: frames, loopCount: container.loopCount, format: .webp, orientation: orientation)
-      }
-      let pixels = try WebPDecoder.decodeStill(bytes, orientation: turn, options: options)
-      return Image(
-        frames: [ImageFrame(pixels: pixels.applying(turn))], loopCount: 0, format: .webp, orientation: orientation)
+      var image = try decode(container: container, bytes: bytes, options: options)
+      // The registry converts (or keeps) the colours.
+      image.colorProfile = container.colorProfile
+      return image
     }
+  }
+
+  private static func decode(
+    container: WebPContainer, bytes: UnsafeRawBufferPointer, options: DecodeOptions
+  ) throws(MagpieError) -> Image {
+    let orientation = container.orientation
+    let turn = options.appliesOrientation ? orientation : .up
+    if container.isAnimated {
+      var frames = try WebPDecoder.decodeAnimation(container: container, options: options)
+      if turn != .up { for i in frames.indices { frames[i].pixels = frames[i].pixels.applying(turn) } }
+      if frames.count == 1 {
+        frames[0].duration = .zero
+        return Image(frames: frames, loopCount: 0, format: .webp, orientation: orientation)
+      }
+      return Image(frames: frames, loopCount: container.loopCount, format: .webp, orientation: orientation)
+    }
+    let pixels = try WebPDecoder.decodeStill(bytes, orientation: turn, options: options)
+    return Image(
+      frames: [ImageFrame(pixels: pixels.applying(turn))], loopCount: 0, format: .webp, orientation: orientation)
   }
 }

@@ -23,6 +23,8 @@ final class WebPContainer {
   let loopCount: Int
   /// The orientation in the `EXIF` chunk, `.up` without one.
   let orientation: ImageOrientation
+  /// The ICCP chunk's profile, `nil` without one.
+  let colorProfile: ColorProfile?
 
   /// Parses `data` and runs `body` with the container and the bytes, which
   /// stay pinned for the call; neither may escape.
@@ -73,6 +75,16 @@ final class WebPContainer {
       orientation = .up
     }
     WebPDemuxReleaseChunkIterator(&chunk)
+    var icc = WebPChunkIterator()
+    // The chunk lies inside the data, so its size is bounded by it.
+    if flags & ICCP_FLAG.rawValue != 0, WebPDemuxGetChunk(demux, "ICCP", 1, &icc) != 0, let bytes = icc.chunk.bytes,
+      icc.chunk.size > 0
+    {
+      colorProfile = ColorProfile(iccData: Data(bytes: bytes, count: icc.chunk.size))
+    } else {
+      colorProfile = nil
+    }
+    WebPDemuxReleaseChunkIterator(&icc)
   }
 
   deinit { WebPDemuxDelete(demux) }

@@ -63,7 +63,9 @@ final class ColorTransform: @unchecked Sendable {
     case .matrixShaper(let shaper):
       mp_matrix_shaper_apply(shaper, pixels, width, height, stride, premultiplied ? 1 : 0)
     case .lcms(let transform):
-      if premultiplied { Self.eachRow(base, width: width, height: height, stride: stride) { PixelBuffer.unpremultiply($0) } }
+      if premultiplied {
+        Self.eachRow(base, width: width, height: height, stride: stride) { PixelBuffer.unpremultiply($0) }
+      }
       // lcms2 converts in place when input and output pixels are the same size.
       cmsDoTransformLineStride(
         transform, base, base, UInt32(width), UInt32(height), UInt32(stride), UInt32(stride), 0, 0)

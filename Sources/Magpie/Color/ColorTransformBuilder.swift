@@ -61,9 +61,12 @@ enum ColorTransformBuilder {
   /// The tables of a matrix-shaper (or gray) profile's conversion to sRGB,
   /// or `nil` when its tags do not read.
   private static func matrixShaper(_ profile: cmsHPROFILE, gray: Bool) -> mp_matrix_shaper? {
-    let curveTags = gray ? [cmsSigGrayTRCTag, cmsSigGrayTRCTag, cmsSigGrayTRCTag] : [
-      cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag,
-    ]
+    let curveTags =
+      gray
+      ? [cmsSigGrayTRCTag, cmsSigGrayTRCTag, cmsSigGrayTRCTag]
+      : [
+        cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag,
+      ]
     var shaper = mp_matrix_shaper()
     for (channel, tag) in curveTags.enumerated() {
       guard let curve = cmsReadTag(profile, tag) else { return nil }
