@@ -8,24 +8,53 @@ static inline uint8_t mp_mul255(unsigned c, unsigned a) {
   return (uint8_t)((t + (t >> 8)) >> 8);
 }
 
-static inline uint8_t mp_encode(const mp_matrix_shaper *s, int64_t v) {
-  // v is linear light in 2.14 fixed point times 16383: bring it to the
-  // table's 0...16383 range, clipping out-of-gamut colour.
-  int64_t i = (v + (1 << 13)) >> 14;
-  if (i < 0) i = 0;
-  if (i > MP_COLOR_OUTPUT_TABLE_SIZE - 1) i = MP_COLOR_OUTPUT_TABLE_SIZE - 1;
-  return s->encode[i];
+// Extra fraction bits the summed contributions carry below a table step.
+enum { MP_FRACTION_BITS = 2 };
+
+static inline uint8_t mp_encode(const uint8_t *encode, int32_t v) {
+  // Out-of-gamut colour clips to the table's ends.
+  v >>= MP_FRACTION_BITS;
+  if (v < 0) v = 0;
+  if (v > MP_COLOR_OUTPUT_TABLE_SIZE - 1) v = MP_COLOR_OUTPUT_TABLE_SIZE - 1;
+  return encode[v];
 }
 
 void mp_matrix_shaper_apply(const mp_matrix_shaper *s, uint8_t *pixels, size_t width, size_t height,
                             size_t stride, int premultiplied) {
-  const int32_t(*m)[3] = s->matrix;
+  // What each stored channel value adds to each output channel, in output
+  // table steps: the linearization and the matrix folded into 9 small
+  // tables (9 KB, in L1), so a pixel costs lookups and adds, no multiplies.
+  int32_t add[3][3][256];
+  for (int out = 0; out < 3; out++) {
+    for (int in = 0; in < 3; in++) {
+      int64_t m = s->matrix[out][in];
+      for (int i = 0; i < 256; i++) {
+        int64_t v = m * s->linear[in][i];
+        // 2.14 matrix times 0...16383 linear, kept with MP_FRACTION_BITS more.
+        add[out][in][i] = (int32_t)((v + (1 << (13 - MP_FRACTION_BITS))) >> (14 - MP_FRACTION_BITS));
+      }
+    }
+  }
+  const uint8_t *encode = s->encode;
+  if (!premultiplied) {
+    // The common case (every JPEG): no alpha to divide out.
+    for (size_t y = 0; y < height; y++) {
+      uint8_t *p = pixels + y * stride;
+      for (size_t x = 0; x < width; x++, p += 4) {
+        unsigned r = p[0], g = p[1], b = p[2];
+        p[0] = mp_encode(encode, add[0][0][r] + add[0][1][g] + add[0][2][b]);
+        p[1] = mp_encode(encode, add[1][0][r] + add[1][1][g] + add[1][2][b]);
+        p[2] = mp_encode(encode, add[2][0][r] + add[2][1][g] + add[2][2][b]);
+      }
+    }
+    return;
+  }
   for (size_t y = 0; y < height; y++) {
     uint8_t *p = pixels + y * stride;
     for (size_t x = 0; x < width; x++, p += 4) {
       unsigned a = p[3];
       unsigned r = p[0], g = p[1], b = p[2];
-      int partial = premultiplied && a != 255;
+      int partial = a != 255;
       if (partial) {
         if (a == 0) continue;
         r = (r * 255 + a / 2) / a;
@@ -35,10 +64,9 @@ void mp_matrix_shaper_apply(const mp_matrix_shaper *s, uint8_t *pixels, size_t w
         if (g > 255) g = 255;
         if (b > 255) b = 255;
       }
-      int64_t lr = s->linear[0][r], lg = s->linear[1][g], lb = s->linear[2][b];
-      uint8_t orr = mp_encode(s, m[0][0] * lr + m[0][1] * lg + m[0][2] * lb);
-      uint8_t og = mp_encode(s, m[1][0] * lr + m[1][1] * lg + m[1][2] * lb);
-      uint8_t ob = mp_encode(s, m[2][0] * lr + m[2][1] * lg + m[2][2] * lb);
+      uint8_t orr = mp_encode(encode, add[0][0][r] + add[0][1][g] + add[0][2][b]);
+      uint8_t og = mp_encode(encode, add[1][0][r] + add[1][1][g] + add[1][2][b]);
+      uint8_t ob = mp_encode(encode, add[2][0][r] + add[2][1][g] + add[2][2][b]);
       if (partial) {
         orr = mp_mul255(orr, a);
         og = mp_mul255(og, a);

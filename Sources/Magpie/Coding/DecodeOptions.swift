@@ -61,7 +61,11 @@ public struct DecodeOptions: Sendable {
   /// frame source and `firstFrameOnly` decode as usual. Default `false`.
   public var decodesFramesOnDemand = false
   /// What to do with an embedded colour profile: convert to sRGB (default)
-  /// or keep the stored values and the profile.
+  /// or keep the stored values and the profile. Conversion happens in
+  /// ``CoderRegistry/decode(_:options:)`` and the other paths out of the
+  /// coders, so a coder only attaches the profile it read. A CMYK JPEG's
+  /// profile is used while decoding and never attached (preserving gives
+  /// the naive inversion, which the profile does not describe).
   public var colorManagement = ColorManagement.convertToSRGB
   /// The budget of the frame buffer an on-demand animation plays from
   /// (see ``AnimationFrameBuffer``).

@@ -13,8 +13,11 @@ public struct ColorProfile: Sendable, Hashable {
   /// The profile's ICC bytes.
   public let iccData: Data
 
-  /// A profile of the ICC bytes `iccData` (not checked here; a profile that
-  /// does not parse is reported when it is used).
+  /// A profile of the ICC bytes `iccData`, not checked here. One that
+  /// lcms2 cannot read, or that describes other pixels (a CMYK profile on
+  /// an RGB image), converts nothing: the image decodes with its stored
+  /// values and without a profile, as browsers show it, rather than
+  /// failing over colour that is only a refinement.
   public init(iccData: Data) {
     self.iccData = iccData
   }
