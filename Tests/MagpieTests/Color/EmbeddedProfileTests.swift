@@ -35,6 +35,16 @@ import Testing
     #expect(Support.rgb(image.pixels) == (try Support.reference("srgb_png")))
   }
 
+  /// An iCCP that inflates past the bound, or does not inflate, is no
+  /// profile: the stored values, no allocation beyond the bound.
+  @Test(arguments: ["iccp_bomb.png", "iccp_corrupt.png"])
+  func hostileICCPDecodesUntagged(file: String) throws {
+    let data = try Support.fixture(file)
+    let image = try CoderRegistry.shared.decode(data, options: Support.preserving)
+    #expect(image.colorProfile == nil)
+    #expect(Support.rgb(image.pixels) == (try Support.reference("srgb_png")))
+  }
+
   /// A lone gAMA (the PNG suite's seed files carry one) leaves the image untagged.
   @Test func loneGammaIsUntagged() throws {
     let image = try CoderRegistry.shared.decode(try TestPaths.fixture("png/seed_rgb8.png"), options: Support.preserving)
