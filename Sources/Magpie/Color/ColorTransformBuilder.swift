@@ -36,7 +36,12 @@ enum ColorTransformBuilder {
     let space = cmsGetColorSpace(profile)
     switch (input, space) {
     case (.rgba, cmsSigRgbData), (.rgba, cmsSigGrayData):
-      if cmsIsMatrixShaper(profile) != 0, let shaper = matrixShaper(profile, gray: space == cmsSigGrayData) {
+      // A profile with an A2B0 table is converted through it (lcms2 prefers
+      // the table to the matrix for the perceptual intent), so only pure
+      // matrix-shapers take the fast path.
+      if cmsIsMatrixShaper(profile) != 0, cmsIsTag(profile, cmsSigAToB0Tag) == 0,
+        let shaper = matrixShaper(profile, gray: space == cmsSigGrayData)
+      {
         return isIdentity(shaper) ? .identity : .transform(ColorTransform(matrixShaper: shaper))
       }
       guard space == cmsSigRgbData else { return .unusable("a gray ICC profile without a gray curve") }
