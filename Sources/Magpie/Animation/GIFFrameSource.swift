@@ -28,6 +28,8 @@ public final class GIFFrameSource: ImageFrameSource {
   public var frameCount: Int { layout.frameCount }
   /// The NETSCAPE2.0 loop count, 1 when the file has none (0 = forever).
   public var loopCount: Int { layout.loopCount ?? 1 }
+  /// The profile of the GIF's ICCRGBG1012 extension, `nil` without one.
+  public var colorProfile: ColorProfile? { layout.colorProfile }
 
   /// How many frames have been decoded, for tests that check how far a
   /// request went back.

@@ -137,9 +137,13 @@ public struct GIFCoder: ImageCoder {
       damage = damage ?? reader.damage ?? (options.firstFrameOnly ? nil : layout.damage)
       if let damage, !options.allowsPartialImage { throw damage }
       let isPartial = damage != nil
-      if frames.count == 1 { return Image(frames: frames, loopCount: 0, format: .gif, isPartial: isPartial) }
-      for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) }
-      return Image(frames: frames, loopCount: reader.loopCount ?? 1, format: .gif, isPartial: isPartial)
+      let still = frames.count == 1
+      if !still { for i in frames.indices { frames[i].duration = ImageFrame.browserDuration(milliseconds: delays[i]) } }
+      var image = Image(
+        frames: frames, loopCount: still ? 0 : reader.loopCount ?? 1, format: .gif, isPartial: isPartial)
+      // The registry converts (or keeps) the colours.
+      image.colorProfile = (reader.iccData ?? layout.colorProfile?.iccData).map { ColorProfile(iccData: $0) }
+      return image
     }
   }
 

@@ -51,6 +51,8 @@ final class GIFFileReader {
   let screenHeight: Int
   /// The NETSCAPE2.0 / ANIMEXTS1.0 loop count, once seen.
   private(set) var loopCount: Int?
+  /// The first ICCRGBG1012 extension's profile bytes, once seen.
+  private(set) var iccData: Data?
   /// Image descriptors read so far.
   private(set) var frameCount = 0
   /// Why the data stopped making sense: a bad record or extension, or a
@@ -111,14 +113,6 @@ final class GIFFileReader {
     buffer.update(from: input.pointee.base + input.pointee.offset, count: n)
     input.pointee.offset += n
     return Int32(n)
-  }
-
-  private static func error(code: Int32, ranShort: Bool, while what: String) -> MagpieError {
-    if ranShort {
-      return MagpieError(.truncatedData, "gif data ends early while \(what)")
-    }
-    let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
-    return MagpieError(.corruptData, "gif is damaged while \(what): \(message)")
   }
 
   /// Where the next record starts, once a frame's data has been read.
@@ -197,6 +191,7 @@ final class GIFFileReader {
     var block: UnsafeMutablePointer<GifByteType>?
     guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw failure("reading an extension") }
     var isLoopExtension = false
+    var icc: Data?
     var first = true
     while let data = block {
       // Each block is a Pascal string: data[0] is its length.
@@ -210,12 +205,16 @@ final class GIFFileReader {
       } else if code == APPLICATION_EXT_FUNC_CODE && first && length == 11 {
         let identifier = String(decoding: UnsafeBufferPointer(start: data + 1, count: 11), as: UTF8.self)
         isLoopExtension = identifier == "NETSCAPE2.0" || identifier == "ANIMEXTS1.0"
+        if identifier == "ICCRGBG1012" && iccData == nil { icc = Data() }
+      } else if !first, icc != nil {
+        Self.append(data + 1, count: length, toProfile: &icc)
       } else if isLoopExtension && !first && length >= 3 && data[1] & 7 == 1 {
         loopCount = Int(data[2]) | Int(data[3]) << 8
       }
       first = false
       guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure("reading an extension") }
     }
+    if let icc, !icc.isEmpty { iccData = icc }
   }
 
   /// Fills `table` (256 entries of RGBA as stored in memory, each opaque or 0)

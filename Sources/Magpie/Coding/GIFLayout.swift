@@ -13,6 +13,8 @@ struct GIFLayout {
   var delays: [Int]
   /// The NETSCAPE2.0 / ANIMEXTS1.0 loop count, when the file has one.
   var loopCount: Int?
+  /// The ICCRGBG1012 extension's profile, `nil` without one.
+  var colorProfile: ColorProfile?
   /// Each frame's descriptor and graphic control, as stored.
   var frames: [GIFFileReader.FrameHeader]
   /// Where each frame's records (its extensions, then its descriptor)
@@ -35,8 +37,8 @@ struct GIFLayout {
     var damage: MagpieError?
     var frames: [GIFFileReader.FrameHeader] = []
     var offsets: [Int] = []
-    let (canvas, delays, loopCount) = try GIFFileReader.withReader(data) {
-      reader throws(MagpieError) -> (PixelSize?, [Int], Int?) in
+    let (canvas, delays, loopCount, icc) = try GIFFileReader.withReader(data) {
+      reader throws(MagpieError) -> (PixelSize?, [Int], Int?, Data?) in
       var canvas: PixelSize?
       var delays: [Int] = []
       var complete = 0
@@ -57,7 +59,7 @@ struct GIFLayout {
         guard complete > 0 else { throw error }
         damage = error
       }
-      return (canvas, delays, reader.loopCount)
+      return (canvas, delays, reader.loopCount, reader.iccData)
     }
     guard let canvas, canvas.width > 0, canvas.height > 0 else {
       throw MagpieError(.corruptData, "gif declares an empty size")
@@ -65,6 +67,7 @@ struct GIFLayout {
     self.canvas = canvas
     self.delays = delays
     self.loopCount = loopCount
+    colorProfile = icc.map { ColorProfile(iccData: $0) }
     self.frames = frames
     self.recordOffsets = offsets
     self.damage = damage

@@ -8,7 +8,7 @@ import Testing
 @Suite struct EmbeddedProfileTests {
   typealias Support = ColorTestSupport
 
-  @Test(arguments: [("p3.png", "p3_png"), ("chrm.png", "chrm"), ("p3.webp", "p3_webp")])
+  @Test(arguments: [("p3.png", "p3_png"), ("chrm.png", "chrm"), ("p3.webp", "p3_webp"), ("p3.gif", "p3_gif")])
   func taggedFilesMatchTheReference(file: String, reference: String) throws {
     let data = try Support.fixture(file)
     let image = try CoderRegistry.shared.decode(data)
@@ -22,6 +22,8 @@ import Testing
 
   @Test func pngICCPAndWebPICCPCarryTheEmbeddedBytes() throws {
     let p3 = try Support.profile("p3")
+    #expect(
+      try CoderRegistry.shared.decode(try Support.fixture("p3.gif"), options: Support.preserving).colorProfile == p3)
     #expect(
       try CoderRegistry.shared.decode(try Support.fixture("p3.png"), options: Support.preserving).colorProfile == p3)
     #expect(
