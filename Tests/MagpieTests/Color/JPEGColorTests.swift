@@ -95,4 +95,16 @@ import Testing
     #expect(Support.maxDifference(Support.rgb(converted.pixels), reference) <= Support.tolerance)
     #expect(Support.maxDifference(Support.rgb(kept.pixels), Support.rgb(converted.pixels)) > 8)
   }
+
+  /// Resizing decodes at a target size through the registry: converted too.
+  @Test func resizedImagesAreConverted() throws {
+    let data = try Support.fixture("p3.jpg")
+    let processor = ImageProcessors.Resizing(size: PixelSize(width: 48, height: 32))
+    let converted = try processor.process(item: .data(data), options: ImageProcessingOptions())
+    var preserving = ImageProcessingOptions()
+    preserving.decodeOptions.colorManagement = .preserve
+    let kept = try processor.process(item: .data(data), options: preserving)
+    #expect(converted.colorProfile == nil)
+    #expect(Support.maxDifference(Support.rgb(kept.pixels), Support.rgb(converted.pixels)) > 8)
+  }
 }
