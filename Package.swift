@@ -72,8 +72,8 @@ let package = Package(
     // (libjpeg, libpng): every setjmp and every call that can longjmp stays in C.
     .target(
       name: "CMagpieCodecs",
-      dependencies: ["CJPEG", "CPNG", "CDeflate"],
-      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]),
+      dependencies: ["CJPEG", "CPNG", "CDeflate", "CLCMS2"],
+      linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("lcms2")]),
     .target(
       name: "Magpie",
       dependencies: ["CMagpieCodecs", "CGIF", "CWebP", "COpenSSL", "CCurl", "CLCMS2"]),

@@ -1,6 +1,8 @@
 #include "magpie_color.h"
 
+#include <lcms2_plugin.h>
 #include <libdeflate.h>
+#include <stdlib.h>
 
 // round(c * a / 255) and its inverse, as PixelBuffer rounds.
 static inline uint8_t mp_mul255(unsigned c, unsigned a) {
@@ -87,3 +89,24 @@ int mp_color_inflate(const uint8_t *in, size_t in_size, uint8_t *out, size_t cap
   if (r == LIBDEFLATE_SUCCESS) return 0;
   return r == LIBDEFLATE_INSUFFICIENT_SPACE ? 1 : 2;
 }
+
+static void *mp_lcms_malloc(cmsContext context, cmsUInt32Number size) {
+  (void)context;
+  return size > MP_LCMS_MAX_ALLOCATION ? NULL : malloc(size);
+}
+
+static void mp_lcms_free(cmsContext context, void *pointer) {
+  (void)context;
+  free(pointer);
+}
+
+static void *mp_lcms_realloc(cmsContext context, void *pointer, cmsUInt32Number size) {
+  (void)context;
+  return size > MP_LCMS_MAX_ALLOCATION ? NULL : realloc(pointer, size);
+}
+
+static cmsPluginMemHandler mp_lcms_memory = {
+    {cmsPluginMagicNumber, 2000, cmsPluginMemHandlerSig, NULL}, mp_lcms_malloc, mp_lcms_free, mp_lcms_realloc,
+    NULL, NULL, NULL};
+
+void *mp_lcms_bounded_context(void) { return cmsCreateContext(&mp_lcms_memory, NULL); }

@@ -27,6 +27,15 @@ typedef struct {
 void mp_matrix_shaper_apply(const mp_matrix_shaper *shaper, uint8_t *pixels, size_t width, size_t height,
                             size_t stride, int premultiplied);
 
+/// The most bytes lcms2 may take in one allocation in the context below.
+#define MP_LCMS_MAX_ALLOCATION ((size_t)64 << 20)
+
+/// A new lcms2 context (a cmsContext) whose allocations fail past
+/// MP_LCMS_MAX_ALLOCATION, so a small profile that declares a huge table
+/// cannot make lcms2 take memory in proportion to what it declares; NULL
+/// when out of memory.
+void *mp_lcms_bounded_context(void);
+
 /// Inflates the zlib stream `in` (an iCCP chunk's profile) into `out`,
 /// which holds `capacity` bytes. 0: done, *size set; 1: `out` is too small;
 /// 2: the stream is corrupt.

@@ -30,7 +30,9 @@ enum ColorTransformBuilder {
     guard iccData.count >= 132, iccData.count <= maxProfileByteCount else {
       return .unusable("an ICC profile of \(iccData.count) bytes is not a usable size")
     }
-    let opened: cmsHPROFILE? = iccData.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
+    let opened: cmsHPROFILE? = iccData.withUnsafeBytes {
+      cmsOpenProfileFromMemTHR(sRGB.context, $0.baseAddress, UInt32($0.count))
+    }
     guard let profile = opened else { return .unusable("lcms2 cannot read the ICC profile") }
     defer { cmsCloseProfile(profile) }
     let space = cmsGetColorSpace(profile)
@@ -56,8 +58,8 @@ enum ColorTransformBuilder {
   private static func lcmsTransform(
     _ profile: cmsHPROFILE, input: ColorTransform.Input, format: cmsUInt32Number, flags: Int32
   ) -> Outcome {
-    let built = cmsCreateTransform(
-      profile, format, sRGB.profile, MP_LCMS_RGBA_8, UInt32(INTENT_PERCEPTUAL),
+    let built = cmsCreateTransformTHR(
+      sRGB.context, profile, format, sRGB.profile, MP_LCMS_RGBA_8, UInt32(INTENT_PERCEPTUAL),
       UInt32(cmsFLAGS_NOCACHE) | UInt32(flags))
     guard let built else { return .unusable("lcms2 cannot build a transform from the ICC profile") }
     return .transform(ColorTransform(lcms: built, input: input))

@@ -11,6 +11,9 @@ final class SRGBTarget: @unchecked Sendable {
   /// A 3x3 matrix, rows of columns.
   typealias Matrix = [[Double]]
 
+  /// The lcms2 context every profile from a file is read in: its
+  /// allocations are bounded (``mp_lcms_bounded_context``).
+  let context: cmsContext?
   /// lcms2's sRGB profile.
   let profile: cmsHPROFILE
   /// Linear sRGB to D50 XYZ.
@@ -21,7 +24,8 @@ final class SRGBTarget: @unchecked Sendable {
   let encode: UnsafeMutablePointer<UInt8>
 
   init() {
-    profile = cmsCreate_sRGBProfile()
+    context = mp_lcms_bounded_context().map { OpaquePointer($0) }
+    profile = cmsCreate_sRGBProfileTHR(context)
     colorants = Self.colorants(of: profile) ?? [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
     inverse = Self.inverted(colorants)
     let size = Int(MP_COLOR_OUTPUT_TABLE_SIZE)

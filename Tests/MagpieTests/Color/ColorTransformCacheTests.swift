@@ -81,6 +81,36 @@ import Testing
     #expect(cache.transformsBuilt == 0)
   }
 
+  /// Profiles with a few bytes changed (deterministically, many in the
+  /// header and tag table) are read, used or refused, and never crash.
+  @Test func mutatedProfilesNeverCrash() throws {
+    let sources = [try Support.fixture("p3.icc"), try Support.fixture("cmyk.icc")]
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(truncatingIfNeeded: state >> 33)
+    }
+    var used = 0
+    for round in 0..<120 {
+      var bytes = [UInt8](sources[round % 2])
+      for _ in 0..<(1 + next() % 4) {
+        let span = next() % 2 == 0 ? min(bytes.count, 400) : bytes.count
+        bytes[next() % span] = UInt8(truncatingIfNeeded: next())
+      }
+      let input: ColorTransform.Input = round % 2 == 0 ? .rgba : .invertedCMYK
+      guard case .transform(let transform) = ColorTransformBuilder.outcome(for: Data(bytes), input: input) else {
+        continue
+      }
+      used += 1
+      var pixels = [UInt8](repeating: 128, count: 16 * 4 * 4)
+      pixels.withUnsafeMutableBytes {
+        transform.apply(to: $0.baseAddress!, width: 16, height: 4, stride: 64, premultiplied: round % 4 == 0)
+      }
+    }
+    // Most single-byte changes land in data that still reads.
+    #expect(used > 0)
+  }
+
   /// Premultiplied pixels convert as their straight colours would, alpha kept.
   @Test func premultipliedPixelsConvertThroughStraightColour() throws {
     let image = try JPEGCoder().decode(try Support.fixture("p3.jpg"), options: Support.preserving)
