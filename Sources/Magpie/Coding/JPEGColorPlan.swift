@@ -43,7 +43,7 @@ struct JPEGColorPlan {
     _ decompressor: JPEGDecompressor, into base: UnsafeMutableRawPointer, width: Int, count: Int, stride: Int,
     converting transform: ColorTransform
   ) throws(MagpieError) {
-    let rowsPerBand = max(16, (1 << 16) / max(width, 1))
+    let rowsPerBand = max(16, (1 << 18) / max(width, 1))
     let group = DispatchGroup()
     // Every band must be done with the buffer before it is handed back,
     // even when a later read fails.
