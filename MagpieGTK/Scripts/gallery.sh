@@ -16,4 +16,4 @@ stop() {
 trap stop EXIT
 read -r port <&"$origin_out" || { echo "gallery: the local origin did not start" >&2; exit 1; }
 read -r _ <&"$origin_out"
-MagpieGTK/.build/debug/MagpieGallery --base-url "http://127.0.0.1:$port/" --cache-dir "$cache" "$@"
+MagpieGTK/.build/release/MagpieGallery --base-url "http://127.0.0.1:$port/" --cache-dir "$cache" "$@"
