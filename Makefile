@@ -9,8 +9,8 @@ BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-d
 	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libjxl-dev
 # The C libraries' own tools, the independent references the colour and
 # AVIF/HEIC/JPEG XL tests compare with (transicc, avifdec, heif-convert,
-# djxl), and the free ICC profiles the colour fixtures use.
-REFERENCE_PACKAGES := liblcms2-utils icc-profiles-free libavif-bin libheif-examples libjxl-tools
+# djxl, webpmux), and the free ICC profiles the colour fixtures use.
+REFERENCE_PACKAGES := liblcms2-utils icc-profiles-free libavif-bin libheif-examples libjxl-tools webp
 # nginx, curl and openssl: the local origin (Scripts/origin) the tests and
 # the demo start, its readiness check and its TLS certificate.
 ORIGIN_PACKAGES := nginx curl openssl

@@ -13,6 +13,7 @@ enum MagpieCommand {
       info FILE_OR_URL                          format, size, frames and timing as JSON
       decode FILE... --out DIR                  decode to DIR/NAME.rgba and DIR/NAME.json
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
+              [--icc none|original|srgb] [--keep-metadata]
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
                                                 play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json]
