@@ -10,6 +10,10 @@ public struct EncodeOptions: Sendable {
   public var firstFrameOnly: Bool
   /// zlib level for PNG, 0-9.
   public var compressionLevel: Int
+  /// Encoder speed for AVIF (AV1), 0 (slowest, smallest files) to 10
+  /// (fastest); `nil` (the default) uses the coder's default (6, what
+  /// `avifenc` uses). Other formats ignore it.
+  public var speed: Int? = nil
 
   /// Quality 85, lossy, baseline, every frame, zlib level 6.
   public init(
