@@ -17,8 +17,8 @@ enum AVIFEncoder {
   }
 
   /// Encodes every frame of `image` (the first with `firstFrameOnly`) as
-  /// 8-bit 4:2:0 YUV, or losslessly as 4:4:4 with the identity matrix and
-  /// quantizer 0; alpha is kept when any pixel is not opaque. An image
+  /// 8-bit 4:2:0 YUV (4:4:4 from quality 90 up), or losslessly as 4:4:4
+  /// with the identity matrix and quantizer 0; alpha is kept when any pixel is not opaque. An image
   /// decoded with ``DecodeOptions/decodesFramesOnDemand`` holds its poster
   /// frame only in ``Image/frames`` and encodes that frame. The image's
   /// ``Image/colorProfile``, when it has one, is embedded.
@@ -55,7 +55,9 @@ enum AVIFEncoder {
     flags: UInt32, image: Image, options: EncodeOptions
   ) throws(MagpieError) {
     let pixels = frame.pixels
-    let format = options.lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+    // Full-resolution chroma where fidelity is asked for (as avifenc does
+    // for PNG input); half-resolution chroma, the photo norm, below.
+    let format = options.lossless || options.quality >= 90 ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
     guard let yuv = avifImageCreate(UInt32(pixels.width), UInt32(pixels.height), 8, format) else {
       throw MagpieError(.encodingFailed, "libavif made no image of \(pixels.size)")
     }

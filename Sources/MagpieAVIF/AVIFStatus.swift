@@ -19,8 +19,8 @@ enum AVIFStatus {
       throw MagpieError(.unsupportedFormat, "libavif cannot handle this avif while \(what) (\(detail))")
     default:
       // libavif refuses what is over its size, dimension or count limits
-      // as a parse failure; its diagnostic names the limit.
-      if diag.contains("limit") {
+      // as a parse failure; only its diagnostic tells them apart.
+      if diag.contains("limit") || diag.contains("too large") {
         throw MagpieError(.imageTooLarge, "avif is over a decoder limit while \(what) (\(detail))")
       }
       throw MagpieError(.corruptData, "avif is damaged while \(what) (\(detail))")

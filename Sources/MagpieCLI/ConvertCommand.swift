@@ -69,6 +69,7 @@ enum ConvertCommand {
     case "png": .png
     case "gif": .gif
     case "webp": .webp
+    case "avif": .avif
     default: nil
     }
   }
