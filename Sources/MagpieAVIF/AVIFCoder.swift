@@ -16,7 +16,8 @@ import Magpie
 /// as ``Image/colorProfile`` for the core to convert; a file signalling its
 /// colour by CICP (nclx) alone gets `nil` (taken as sRGB).
 ///
-/// Limits: libavif's own size limit is set to `options.maxPixelCount`, and
+/// Limits: libavif's own size limit is set to `options.maxPixelCount` (at
+/// most libavif's ceiling of 16384 x 16384 pixels, which it cannot raise), and
 /// the size the container declares is checked against it before any AV1
 /// data is decoded; a sequence's frame count times its canvas is checked
 /// against `options.maxTotalByteCount` before the first frame. libavif has
@@ -61,9 +62,12 @@ public struct AVIFCoder: ImageCoder {
   }
 
   /// Reads size (after the clean aperture and orientation), frame count,
-  /// durations and orientation from the container without decoding AV1.
+  /// durations and orientation from the container without decoding AV1,
+  /// so without the pixel limit a decode would apply.
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
-    let decoding = try AVIFDecoding(data: data, maxPixelCount: DecodeOptions().maxPixelCount)
+    // No pixel limit of ours: nothing is decoded (libavif's own limits,
+    // 16384 x 16384 pixels and 32768 a side, still refuse more).
+    let decoding = try AVIFDecoding(data: data, maxPixelCount: Int.max)
     let header = decoding.header
     let size = header.orientation.displayedSize(of: decoding.croppedSize)
     guard decoding.frameCount > 1 else {

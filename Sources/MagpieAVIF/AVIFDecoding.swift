@@ -31,7 +31,10 @@ final class AVIFDecoding {
     // dav1d decodes tiles and rows on several threads; a photo decodes
     // much faster on all of them.
     decoder.pointee.maxThreads = Int32(min(ProcessInfo.processInfo.activeProcessorCount, 8))
-    decoder.pointee.imageSizeLimit = UInt32(clamping: max(1, min(maxPixelCount, Int(UInt32.max))))
+    // libavif takes no limit above its default (16384 x 16384 pixels:
+    // larger is "not implemented"), nor 0.
+    let ceiling = 16384 * 16384
+    decoder.pointee.imageSizeLimit = UInt32(max(1, min(maxPixelCount, ceiling)))
     decoder.pointee.ignoreExif = 1
     decoder.pointee.ignoreXMP = 1
     do throws(MagpieError) {
