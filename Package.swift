@@ -28,7 +28,17 @@ struct OptionalCoder {
   let targets: [Target]
 }
 
-let optionalCoders: [OptionalCoder] = [].filter { builds($0.key, header: $0.header) }
+let optionalCoders: [OptionalCoder] = [
+  // AVIF through libavif (Debian libavif-dev; dav1d/aom behind it).
+  OptionalCoder(
+    key: "avif", header: "avif/avif.h", module: "MagpieAVIF",
+    targets: [
+      // No pkgConfig: libavif.pc's -DAVIF_DLL is a flag SwiftPM prohibits
+      // (a warning on every build); the header is in /usr/include anyway.
+      .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+      .target(name: "MagpieAVIF", dependencies: ["Magpie", "CAVIF"]),
+    ])
+].filter { builds($0.key, header: $0.header) }
 let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }
 
 // Codec libraries come from Debian's -dev packages through pkg-config; the

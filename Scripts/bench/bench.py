@@ -81,6 +81,19 @@ def corpus():
         frames[0].save(path, format="WEBP", save_all=True, append_images=frames[1:], duration=50, loop=0, quality=80)
     make("pan-400x300-30f.webp", anim_webp)
     make("huge-10000x10000.jpg", huge_jpeg)
+
+    # AVIF photos: the bundled sample JPEGs and the large photo, encoded
+    # once by libavif's avifenc (aom, 4:2:0 as the JPEGs are, quantizers
+    # 20-30, about quality 60-70).
+    def avif(source, speed):
+        def build(path):
+            subprocess.run(["avifenc", "-j", "all", "-s", str(speed), "--min", "20", "--max", "30", source, path + ".avif"],
+                           check=True, stdout=subprocess.DEVNULL)
+            os.replace(path + ".avif", path)
+        return build
+    for i in range(6):
+        make(f"sample-{i:02d}.avif", avif(os.path.join(ROOT, "samples", f"photo-{i:02d}.jpg"), 6))
+    make("photo-4000x3000.avif", avif(files["photo-4000x3000.jpg"], 8))
     for name in sorted(os.listdir(KODAK)) if os.path.isdir(KODAK) else []:
         files["kodak/" + name] = os.path.join(KODAK, name)
     return files
@@ -209,6 +222,16 @@ def main():
     ]
     for cid, title, name, extra, target in thumbs:
         cases.append((cid, title, "thumb", [files[name]], ["magpie", "pillow", "pyvips"] + extra, target))
+    # AVIF (libavif in Magpie and Pillow; libheif's AVIF reader in pyvips):
+    # decode and thumbnail, against the faster peer.
+    avif_samples = [files[f"sample-{i:02d}.avif"] for i in range(6)]
+    for cid, title, task, paths in [
+        ("avif-decode", "AVIF decode, 6 sample photos (720-1600 px)", "decode", avif_samples),
+        ("avif-decode-large", "AVIF decode 4000x3000", "decode", [files["photo-4000x3000.avif"]]),
+        ("thumb-avif", "Thumbnail AVIF sample photos to 256 px", "thumb", avif_samples),
+        ("thumb-avif-large", "Thumbnail 4000x3000 AVIF to 256x192", "thumb", [files["photo-4000x3000.avif"]]),
+    ]:
+        cases.append((cid, title, task, paths, ["magpie", "pillow", "pyvips"], (["pillow", "pyvips"], 1.0)))
     # Processors on a decoded 1024x1024 RGBA image, pixels to pixels, each
     # against the way a Pillow user does the same (peer_pillow.py), and
     # pyvips where libvips has one operation for it. Target: faster than

@@ -80,6 +80,7 @@ enum ConvertCommand {
     case "png": .png
     case "gif": .gif
     case "webp": .webp
+    case "avif": .avif
     default: nil
     }
   }

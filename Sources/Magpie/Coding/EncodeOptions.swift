@@ -19,6 +19,10 @@ public struct EncodeOptions: Sendable {
   /// Default `false`: re-encoded images (thumbnails) carry no camera data,
   /// location or other metadata.
   public var keepsMetadata = false
+  /// Encoder speed for AVIF (AV1), 0 (slowest, smallest files) to 10
+  /// (fastest); `nil` (the default) uses the coder's default (6, what
+  /// `avifenc` uses). Other formats ignore it.
+  public var speed: Int? = nil
 
   /// Quality 85, lossy, baseline, every frame, zlib level 6.
   public init(

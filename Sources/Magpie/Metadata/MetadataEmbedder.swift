@@ -3,7 +3,7 @@ import Foundation
 /// Writes the colour profile and metadata an ``EncodeOptions`` asks for
 /// into what an encoder produced: JPEG segments, PNG chunks, WebP chunks.
 /// GIF has no place for either, so a GIF is written without them.
-enum MetadataEmbedder {
+package enum MetadataEmbedder {
   /// `encoded` (`image` encoded as `format`) with the profile of
   /// ``EncodeOptions/colorProfile`` and, with
   /// ``EncodeOptions/keepsMetadata``, the image's EXIF (orientation reset
@@ -25,8 +25,9 @@ enum MetadataEmbedder {
     }
   }
 
-  /// The ICC bytes to embed for `image`, if any.
-  static func profile(for image: Image, options: EncodeOptions) throws(MagpieError) -> Data? {
+  /// The ICC bytes to embed for `image`, if any (coders that write their
+  /// own container, such as AVIF's, ask here).
+  package static func profile(for image: Image, options: EncodeOptions) throws(MagpieError) -> Data? {
     switch options.colorProfile {
     case .none: nil
     case .original: image.colorProfile?.iccData
