@@ -1,10 +1,17 @@
 import Magpie
 
+#if canImport(MagpieHEIF)
+  import MagpieHEIF
+#endif
+
 /// Registers the optional coders this build has (AVIF, HEIC, JPEG XL: see
 /// Package.swift) with the shared registry, before any command runs.
 enum OptionalCoders {
   /// Registers every optional coder built; each line is compiled only when
   /// its module is.
   static func register() {
+    #if canImport(MagpieHEIF)
+      CoderRegistry.shared.register(HEIFCoder())
+    #endif
   }
 }
