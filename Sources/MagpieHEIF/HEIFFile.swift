@@ -21,6 +21,9 @@ final class HEIFFile {
     var result: Result<R, MagpieError>?
     data.withUnsafeBytes { bytes in
       result = Result { () throws(MagpieError) -> R in
+        guard HEIFLibrary.isInitialized else {
+          throw MagpieError(.unsupportedFormat, "heic: libheif failed to initialise its decoders")
+        }
         guard let context = heif_context_alloc() else {
           throw MagpieError(.corruptData, "heic: libheif could not allocate a context")
         }
