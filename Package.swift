@@ -39,7 +39,18 @@ let optionalCoders: [OptionalCoder] = [
     targets: [
       .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
       .target(name: "MagpieHEIF", dependencies: ["Magpie", "CHEIF"]),
-    ])
+    ]),
+  // JPEG XL through libjxl (Debian libjxl-dev 0.7), decoding on the calling
+  // thread (no libjxl_threads runner: decodes already run side by side).
+  // Not through pkg-config: libjxl.pc's cflags carry -DHWY_SHARED_DEFINE,
+  // a flag SwiftPM prohibits and warns about; the header is in
+  // /usr/include and the module map links libjxl.
+  OptionalCoder(
+    key: "jxl", header: "jxl/decode.h", module: "MagpieJXL",
+    targets: [
+      .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+      .target(name: "MagpieJXL", dependencies: ["Magpie", "CJXL"]),
+    ]),
 ].filter { builds($0.key, header: $0.header) }
 let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }
 

@@ -3,6 +3,9 @@ import Magpie
 #if canImport(MagpieHEIF)
   import MagpieHEIF
 #endif
+#if canImport(MagpieJXL)
+  import MagpieJXL
+#endif
 
 /// Registers the optional coders this build has (AVIF, HEIC, JPEG XL: see
 /// Package.swift) with the shared registry, before any command runs.
@@ -12,6 +15,9 @@ enum OptionalCoders {
   static func register() {
     #if canImport(MagpieHEIF)
       CoderRegistry.shared.register(HEIFCoder())
+    #endif
+    #if canImport(MagpieJXL)
+      CoderRegistry.shared.register(JXLCoder())
     #endif
   }
 }
