@@ -39,7 +39,9 @@ struct JXLHeader {
   ) throws(MagpieError) -> JXLHeader {
     var events = [JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING]
     if framesToo { events.append(JXL_DEC_FRAME) }
-    let session = try JXLSession(data, events: events)
+    // Kept as stored: with orientation applied, libjxl's basic info reports
+    // the turned size and orientation 1, and the file's orientation is lost.
+    let session = try JXLSession(data, events: events, keepsOrientation: true)
     var header: JXLHeader?
     var ticks = (numerator: UInt32(0), denominator: UInt32(1))
     while true {

@@ -42,6 +42,21 @@
       #expect(try decode("lossy.jxl").colorProfile == nil)
     }
 
+    /// libjxl turns the pixels (keep_orientation false); the orientation
+    /// stays on the image for callers, and is not applied a second time.
+    @Test func orientationIsAppliedByLibjxlOnce() throws {
+      let entry = try ReferenceFixture.entry("jxl", "orientation6.jxl")
+      let image = try decode("orientation6.jxl")
+      #expect(image.orientation == .right)
+      #expect(image.pixelSize == PixelSize(width: 48, height: 64))
+      let reference = try ReferenceFixture.frame("jxl", "orientation6.jxl")
+      #expect(ReferenceFixture.maxDifference(image.pixels, reference) <= entry.tolerance)
+      let stored = try decode("orientation6.jxl", DecodeOptions(appliesOrientation: false))
+      #expect(stored.pixelSize == PixelSize(width: 64, height: 48))
+      let info = try JXLCoder().info(of: ReferenceFixture.data("jxl", "orientation6.jxl"))
+      #expect(info.size == PixelSize(width: 48, height: 64) && info.orientation == .right)
+    }
+
     @Test func progressiveDecodesToDjxl() throws {
       let image = try decode("progressive.jxl")
       #expect(ReferenceFixture.maxDifference(image.pixels, try png("progressive.jxl.png")) <= 1)
