@@ -46,7 +46,7 @@ final class HEIFHandle {
     }
   }
 
-  /// Decodes the pixels to RGBA8: 8-bit files through interleaved RGB(A),
+  /// Decodes the pixels to RGBA8: 8-bit files through interleaved RGBA,
   /// deeper ones through 16-bit little-endian samples rounded to the
   /// nearest 8-bit value here (libheif's own 8-bit conversion shifts,
   /// which truncates). Straight alpha, or premultiplied when the file says
@@ -56,7 +56,9 @@ final class HEIFHandle {
     let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
     let chroma: heif_chroma =
       switch (deep, alpha) {
-      case (false, false): heif_chroma_interleaved_RGB
+      // RGBA even without alpha: libheif fills 255 as it converts, cheaper
+      // than expanding RGB here (measured 71.5 against 75.1 ms for 1600x1067).
+      case (false, false): heif_chroma_interleaved_RGBA
       case (false, true): heif_chroma_interleaved_RGBA
       case (true, false): heif_chroma_interleaved_RRGGBB_LE
       case (true, true): heif_chroma_interleaved_RRGGBBAA_LE
@@ -79,7 +81,7 @@ final class HEIFHandle {
     let premultiplied = alpha && heif_image_handle_is_premultiplied_alpha(handle) != 0
     let layout = HEIFPlane(
       base: UnsafeRawPointer(plane), stride: Int(stride), width: width, height: height,
-      channels: alpha ? 4 : 3, bits: deep ? bits : 8)
+      channels: alpha || !deep ? 4 : 3, bits: deep ? bits : 8, hasAlpha: alpha)
     return PixelBuffer(uninitializedWidth: width, height: height, alpha: premultiplied ? .premultiplied : .straight) {
       layout.copyRGBA8(into: $0)
     }

@@ -13,6 +13,8 @@ struct HEIFPlane {
   let channels: Int
   /// Bits a sample: 8, or the range of a deeper image (10, 12).
   let bits: Int
+  /// Whether the alpha channel is the image's (else 255 filled in by libheif).
+  let hasAlpha: Bool
 
   /// Writes tightly packed RGBA8 into `out`, alpha 255 where the plane has
   /// none, samples deeper than 8 bits rounded to the nearest 8-bit value
@@ -27,7 +29,7 @@ struct HEIFPlane {
         let source = (base + y * stride).assumingMemoryBound(to: UInt8.self)
         if channels == 4 {
           row.update(from: source, count: width * 4)
-          for x in 0..<width where source[x * 4 + 3] != 255 { opaque = false }
+          if hasAlpha { for x in 0..<width where source[x * 4 + 3] != 255 { opaque = false } }
         } else {
           for x in 0..<width {
             row[x * 4] = source[x * 3]
