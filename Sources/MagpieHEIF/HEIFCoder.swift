@@ -63,8 +63,11 @@ public struct HEIFCoder: ImageCoder {
   /// target size needs, else the primary image.
   static func source(for primary: HEIFHandle, options: DecodeOptions) -> HEIFHandle {
     guard let needed = options.requiredStoredSize(for: primary.size, orientation: .up) else { return primary }
+    // A thumbnail stored without the primary's alpha (heif-enc
+    // --no-thumb-alpha) would show transparent pixels opaque: not taken.
+    let alpha = primary.hasAlpha
     let covering = primary.thumbnails().filter {
-      $0.size.width >= needed.width && $0.size.height >= needed.height && $0.size.pixelCount > 0
+      $0.size.width >= needed.width && $0.size.height >= needed.height && (!alpha || $0.hasAlpha)
     }
     return covering.min { $0.size.pixelCount < $1.size.pixelCount } ?? primary
   }

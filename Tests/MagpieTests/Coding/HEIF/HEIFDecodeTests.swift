@@ -10,6 +10,7 @@
   @Suite struct HEIFDecodeTests {
     static let stills = [
       "8bit.heic", "10bit.heic", "alpha.heic", "rotated.heic", "exif6.heic", "icc.heic", "thumb.heic",
+      "alpha-opaque-thumb.heic",
     ]
 
     private func decode(_ name: String, _ options: DecodeOptions = DecodeOptions()) throws -> Image {
@@ -54,6 +55,15 @@
       let thumbnail = try ReferenceFixture.frame("heif", "thumb.heic.thumbnail")
       #expect(image.pixelSize == thumbnail.size)
       #expect(image.pixels == thumbnail)
+    }
+
+    @Test func aThumbnailWithoutTheImagesAlphaIsNotUsed() throws {
+      let image = try decode("alpha-opaque-thumb.heic", DecodeOptions(targetSize: PixelSize(width: 32, height: 24)))
+      #expect(!image.pixels.isOpaque)
+      #expect(image.pixelSize == PixelSize(width: 32, height: 24))
+      let reference = Resampler.boxReduce(
+        try ReferenceFixture.frame("heif", "alpha-opaque-thumb.heic"), factorX: 2, factorY: 2)
+      #expect(image.pixels == reference)
     }
 
     @Test func aspectFillNeedingMoreThanTheThumbnailDecodesThePrimary() throws {
