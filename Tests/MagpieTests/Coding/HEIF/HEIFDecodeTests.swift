@@ -57,6 +57,15 @@
       #expect(image.pixels == thumbnail)
     }
 
+    /// A file flagged premultiplied comes out as the premultiplied bytes it
+    /// stores (libheif 1.15 does not undo it), saying so.
+    @Test func premultipliedFilesSayPremultiplied() throws {
+      let image = try decode("premultiplied.heic")
+      #expect(image.pixels.alphaRepresentation == .premultiplied)
+      let reference = [UInt8](try ReferenceFixture.data("heif", "premultiplied.heic.rgba"))
+      #expect(image.pixels.bytes == reference)
+    }
+
     @Test func aThumbnailWithoutTheImagesAlphaIsNotUsed() throws {
       let image = try decode("alpha-opaque-thumb.heic", DecodeOptions(targetSize: PixelSize(width: 32, height: 24)))
       #expect(!image.pixels.isOpaque)
