@@ -13,6 +13,7 @@ Writes bench/results.json and bench/results.md.
 """
 import argparse
 import datetime
+import glob
 import json
 import os
 import platform
@@ -96,7 +97,37 @@ def corpus():
     make("photo-4000x3000.avif", avif(files["photo-4000x3000.jpg"], 8))
     for name in sorted(os.listdir(KODAK)) if os.path.isdir(KODAK) else []:
         files["kodak/" + name] = os.path.join(KODAK, name)
+    heic_corpus(files, make)
     return files
+
+
+def heic_corpus(files, make):
+    """HEIC photos: the first four samples/*.jpg through heif-enc (x265,
+    quality 80), with the 320-px thumbnail phones store and without one."""
+    os.makedirs(os.path.join(WORK, "heic"), exist_ok=True)
+    for jpg in sorted(glob.glob(os.path.join(ROOT, "samples", "photo-*.jpg")))[:4]:
+        stem = os.path.splitext(os.path.basename(jpg))[0]
+        for suffix, flags in (("", ["-t", "320"]), ("-nothumb", [])):
+            def build(path, jpg=jpg, flags=flags):
+                subprocess.run(["heif-enc", "-q", "80", *flags, jpg, "-o", path], check=True, capture_output=True)
+            make(f"heic/{stem}{suffix}.heic", build)
+
+
+def heic_cases(files):
+    """HEIC rows: Magpie (libheif + libde265) against pillow-heif (PyPI's
+    libheif + libde265, through peer_pillow.py) and pyvips (whose wheel's
+    libheif has no HEVC decoder, so it reports a skip)."""
+    thumbed = [p for n, p in sorted(files.items()) if n.startswith("heic/") and "-nothumb" not in n]
+    plain = [p for n, p in sorted(files.items()) if n.endswith("-nothumb.heic")]
+    engines = ["magpie", "pillow", "pyvips"]
+    return [
+        ("heic-decode", "HEIC decode to RGBA (4 photos, 1024-1600 px)", "decode", plain, engines,
+         (["pillow", "pyvips"], 1.0)),
+        ("thumb-heic", "Thumbnail HEIC photos to 256 px (320-px thumbnail stored)", "thumb", thumbed, engines,
+         (["pillow", "pyvips"], 1.0)),
+        ("thumb-heic-nothumb", "Thumbnail HEIC photos to 256 px (no thumbnail stored)", "thumb", plain, engines,
+         (["pillow", "pyvips"], 1.0)),
+    ]
 
 
 def huge_jpeg(path, side=10000):
@@ -232,6 +263,7 @@ def main():
         ("thumb-avif-large", "Thumbnail 4000x3000 AVIF to 256x192", "thumb", [files["photo-4000x3000.avif"]]),
     ]:
         cases.append((cid, title, task, paths, ["magpie", "pillow", "pyvips"], (["pillow", "pyvips"], 1.0)))
+    cases += heic_cases(files)
     # Processors on a decoded 1024x1024 RGBA image, pixels to pixels, each
     # against the way a Pillow user does the same (peer_pillow.py), and
     # pyvips where libvips has one operation for it. Target: faster than
