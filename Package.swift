@@ -14,9 +14,13 @@ let switchedOff = Set(
   })
 
 /// Whether the optional coder `key` is built: its header `header` (under
-/// /usr/include) exists and MAGPIE_WITHOUT does not name it.
+/// /usr/include, or its multiarch folder, where Debian puts libheif's)
+/// exists and MAGPIE_WITHOUT does not name it.
 func builds(_ key: String, header: String) -> Bool {
-  !switchedOff.contains(key) && FileManager.default.fileExists(atPath: "/usr/include/" + header)
+  let multiarch = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/include")) ?? [])
+    .filter { $0.hasSuffix("-linux-gnu") }.map { "/usr/include/\($0)/" }
+  return !switchedOff.contains(key)
+    && (["/usr/include/"] + multiarch).contains { FileManager.default.fileExists(atPath: $0 + header) }
 }
 
 /// One optional coder: its key, the header that says its library is there,
@@ -28,7 +32,35 @@ struct OptionalCoder {
   let targets: [Target]
 }
 
-let optionalCoders: [OptionalCoder] = [].filter { builds($0.key, header: $0.header) }
+let optionalCoders: [OptionalCoder] = [
+  // AVIF through libavif (Debian libavif-dev; dav1d/aom behind it).
+  OptionalCoder(
+    key: "avif", header: "avif/avif.h", module: "MagpieAVIF",
+    targets: [
+      // No pkgConfig: libavif.pc's -DAVIF_DLL is a flag SwiftPM prohibits
+      // (a warning on every build); the header is in /usr/include anyway.
+      .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+      .target(name: "MagpieAVIF", dependencies: ["Magpie", "CAVIF"]),
+    ]),
+  // HEIC through libheif (Debian libheif-dev; HEVC through libde265).
+  OptionalCoder(
+    key: "heif", header: "libheif/heif.h", module: "MagpieHEIF",
+    targets: [
+      .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+      .target(name: "MagpieHEIF", dependencies: ["Magpie", "CHEIF"]),
+    ]),
+  // JPEG XL through libjxl (Debian libjxl-dev 0.7), decoding on the calling
+  // thread (no libjxl_threads runner: decodes already run side by side).
+  // Not through pkg-config: libjxl.pc's cflags carry -DHWY_SHARED_DEFINE,
+  // a flag SwiftPM prohibits and warns about; the header is in
+  // /usr/include and the module map links libjxl.
+  OptionalCoder(
+    key: "jxl", header: "jxl/decode.h", module: "MagpieJXL",
+    targets: [
+      .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+      .target(name: "MagpieJXL", dependencies: ["Magpie", "CJXL"]),
+    ]),
+].filter { builds($0.key, header: $0.header) }
 let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }
 
 // Codec libraries come from Debian's -dev packages through pkg-config; the

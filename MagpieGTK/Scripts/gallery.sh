@@ -4,16 +4,6 @@
 # stops nginx when the window closes. Extra arguments go to the gallery.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cache=$(mktemp -d)
-coproc ORIGIN { exec bash Scripts/origin/nginx-origin.sh samples; }
-origin_out=${ORIGIN[0]}
-origin_in=${ORIGIN[1]}
-stop() {
-  exec {origin_in}>&-
-  wait || true
-  rm -rf "$cache"
-}
-trap stop EXIT
-read -r port <&"$origin_out" || { echo "gallery: the local origin did not start" >&2; exit 1; }
-read -r _ <&"$origin_out"
-MagpieGTK/.build/debug/MagpieGallery --base-url "http://127.0.0.1:$port/" --cache-dir "$cache" "$@"
+# shellcheck disable=SC2016 # expanded by the inner shell, once the origin runs
+Scripts/origin/with-origin.sh samples bash -c 'MagpieGTK/.build/release/MagpieGallery --base-url "$ORIGIN_URL" \
+  --cache-dir "$CACHE_DIR" "$@"' gallery "$@"

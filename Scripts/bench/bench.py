@@ -13,6 +13,7 @@ Writes bench/results.json and bench/results.md.
 """
 import argparse
 import datetime
+import glob
 import json
 import os
 import platform
@@ -82,9 +83,52 @@ def corpus():
         frames[0].save(path, format="WEBP", save_all=True, append_images=frames[1:], duration=50, loop=0, quality=80)
     make("pan-400x300-30f.webp", anim_webp)
     make("huge-10000x10000.jpg", huge_jpeg)
+
+    # AVIF photos: the bundled sample JPEGs and the large photo, encoded
+    # once by libavif's avifenc (aom, 4:2:0 as the JPEGs are, quantizers
+    # 20-30, about quality 60-70).
+    def avif(source, speed):
+        def build(path):
+            subprocess.run(["avifenc", "-j", "all", "-s", str(speed), "--min", "20", "--max", "30", source, path + ".avif"],
+                           check=True, stdout=subprocess.DEVNULL)
+            os.replace(path + ".avif", path)
+        return build
+    for i in range(6):
+        make(f"sample-{i:02d}.avif", avif(os.path.join(ROOT, "samples", f"photo-{i:02d}.jpg"), 6))
+    make("photo-4000x3000.avif", avif(files["photo-4000x3000.jpg"], 8))
     for name in sorted(os.listdir(KODAK)) if os.path.isdir(KODAK) else []:
         files["kodak/" + name] = os.path.join(KODAK, name)
+    heic_corpus(files, make)
     return files
+
+
+def heic_corpus(files, make):
+    """HEIC photos: the first four samples/*.jpg through heif-enc (x265,
+    quality 80), with the 320-px thumbnail phones store and without one."""
+    os.makedirs(os.path.join(WORK, "heic"), exist_ok=True)
+    for jpg in sorted(glob.glob(os.path.join(ROOT, "samples", "photo-*.jpg")))[:4]:
+        stem = os.path.splitext(os.path.basename(jpg))[0]
+        for suffix, flags in (("", ["-t", "320"]), ("-nothumb", [])):
+            def build(path, jpg=jpg, flags=flags):
+                subprocess.run(["heif-enc", "-q", "80", *flags, jpg, "-o", path], check=True, capture_output=True)
+            make(f"heic/{stem}{suffix}.heic", build)
+
+
+def heic_cases(files):
+    """HEIC rows: Magpie (libheif + libde265) against pillow-heif (PyPI's
+    libheif + libde265, through peer_pillow.py) and pyvips (whose wheel's
+    libheif has no HEVC decoder, so it reports a skip)."""
+    thumbed = [p for n, p in sorted(files.items()) if n.startswith("heic/") and "-nothumb" not in n]
+    plain = [p for n, p in sorted(files.items()) if n.endswith("-nothumb.heic")]
+    engines = ["magpie", "pillow", "pyvips"]
+    return [
+        ("heic-decode", "HEIC decode to RGBA (4 photos, 1024-1600 px)", "decode", plain, engines,
+         (["pillow", "pyvips"], 1.0)),
+        ("thumb-heic", "Thumbnail HEIC photos to 256 px (320-px thumbnail stored)", "thumb", thumbed, engines,
+         (["pillow", "pyvips"], 1.0)),
+        ("thumb-heic-nothumb", "Thumbnail HEIC photos to 256 px (no thumbnail stored)", "thumb", plain, engines,
+         (["pillow", "pyvips"], 1.0)),
+    ]
 
 
 def huge_jpeg(path, side=10000):
@@ -210,6 +254,17 @@ def main():
     ]
     for cid, title, name, extra, target in thumbs:
         cases.append((cid, title, "thumb", [files[name]], ["magpie", "pillow", "pyvips"] + extra, target))
+    # AVIF (libavif in Magpie and Pillow; libheif's AVIF reader in pyvips):
+    # decode and thumbnail, against the faster peer.
+    avif_samples = [files[f"sample-{i:02d}.avif"] for i in range(6)]
+    for cid, title, task, paths in [
+        ("avif-decode", "AVIF decode, 6 sample photos (720-1600 px)", "decode", avif_samples),
+        ("avif-decode-large", "AVIF decode 4000x3000", "decode", [files["photo-4000x3000.avif"]]),
+        ("thumb-avif", "Thumbnail AVIF sample photos to 256 px", "thumb", avif_samples),
+        ("thumb-avif-large", "Thumbnail 4000x3000 AVIF to 256x192", "thumb", [files["photo-4000x3000.avif"]]),
+    ]:
+        cases.append((cid, title, task, paths, ["magpie", "pillow", "pyvips"], (["pillow", "pyvips"], 1.0)))
+    cases += heic_cases(files)
     # Processors on a decoded 1024x1024 RGBA image, pixels to pixels, each
     # against the way a Pillow user does the same (peer_pillow.py), and
     # pyvips where libvips has one operation for it. Target: faster than

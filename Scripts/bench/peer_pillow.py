@@ -19,6 +19,13 @@ import time
 import PIL
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageSequence, features
 
+try:  # HEIC: Pillow has no HEVC decoder; pillow-heif (libheif + libde265) opens it.
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+except ImportError:
+    pillow_heif = None
+
 
 def decode(path):
     with open(path, "rb") as f:
@@ -140,7 +147,8 @@ def batch(listfile, paths, reps, warmup):
 def main():
     task, listfile, reps, warmup = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     print(json.dumps({"meta": {"pillow": PIL.__version__, "libjpeg": features.version("jpg"),
-                               "zlib": features.version("zlib"), "libwebp": features.version("webp")}}))
+                               "zlib": features.version("zlib"), "libwebp": features.version("webp"),
+                               "pillow_heif": pillow_heif.__version__ if pillow_heif else None}}))
     if task == "noop":
         return
     paths = [l.strip() for l in open(listfile) if l.strip()]

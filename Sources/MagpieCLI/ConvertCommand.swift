@@ -1,11 +1,14 @@
 import Foundation
 import Magpie
 
-/// `magpie convert IN OUT [--format F] [--quality Q] [--process SPEC]`:
-/// decode, process, encode; prints `{"width","height","format","bytes"}`.
+/// `magpie convert IN OUT [--format F] [--quality Q] [--process SPEC]
+/// [--icc none|original|srgb] [--keep-metadata]`: decode, process, encode;
+/// prints `{"width","height","format","bytes"}`. EXIF and XMP are dropped
+/// unless `--keep-metadata`; `--icc` says which colour profile to embed.
 enum ConvertCommand {
   static func run(_ words: [String]) throws(CLIError) {
-    let arguments = try ParsedArguments(words, valued: ["--format", "--quality", "--process"])
+    let arguments = try ParsedArguments(
+      words, valued: ["--format", "--quality", "--process", "--icc"], switches: ["--keep-metadata"])
     guard arguments.positionals.count == 2 else {
       throw .usage("convert", "expected IN and OUT, got \(arguments.positionals.count) paths")
     }
@@ -14,6 +17,13 @@ enum ConvertCommand {
     let format = try outputFormat(arguments.value("--format"), path: output)
     let quality = try arguments.integer("--quality", in: 0...100, default: EncodeOptions().quality)
     let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
+    var encodeOptions = EncodeOptions(quality: quality)
+    encodeOptions.keepsMetadata = arguments.flag("--keep-metadata")
+    if let icc = arguments.value("--icc") {
+      guard let embedding = ProfileEmbedding.allCases.first(where: { $0.rawValue.lowercased() == icc.lowercased() })
+      else { throw .usage("--icc", "expected none, original or srgb, got '\(icc)'") }
+      encodeOptions.colorProfile = embedding
+    }
 
     let data = try InputFile.readFile(input)
     // Formats without animation only ever need the first frame (PNG writes
@@ -23,6 +33,7 @@ enum ConvertCommand {
     let animatable = format == .gif || format == .webp || format == .png
     var decodeOptions = DecodeOptions(targetSize: spec?.decodeTarget, firstFrameOnly: !animatable)
     decodeOptions.decodesFramesOnDemand = animatable
+    decodeOptions.keepsMetadata = encodeOptions.keepsMetadata
     var image: Image
     do {
       image = try CoderRegistry.shared.decode(data, options: decodeOptions)
@@ -34,7 +45,7 @@ enum ConvertCommand {
     let written: ImageFormat = format == .png && image.isAnimated ? .apng : format
     let encoded: Data
     do {
-      encoded = try CoderRegistry.shared.encode(image, as: written, options: EncodeOptions(quality: quality))
+      encoded = try CoderRegistry.shared.encode(image, as: written, options: encodeOptions)
     } catch {
       throw .failure("encode \(output)", error)
     }
@@ -69,6 +80,7 @@ enum ConvertCommand {
     case "png": .png
     case "gif": .gif
     case "webp": .webp
+    case "avif": .avif
     default: nil
     }
   }

@@ -14,6 +14,7 @@ enum MagpieCommand {
       decode FILE... --out DIR [--color srgb]   decode to DIR/NAME.rgba and DIR/NAME.json (stored colours;
                                                 --color srgb converts embedded profiles to sRGB)
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
+              [--icc none|original|srgb] [--keep-metadata]
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
                                                 play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json]

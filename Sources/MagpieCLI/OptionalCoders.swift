@@ -1,10 +1,29 @@
 import Magpie
 
+#if canImport(MagpieAVIF)
+  import MagpieAVIF
+#endif
+#if canImport(MagpieHEIF)
+  import MagpieHEIF
+#endif
+#if canImport(MagpieJXL)
+  import MagpieJXL
+#endif
+
 /// Registers the optional coders this build has (AVIF, HEIC, JPEG XL: see
 /// Package.swift) with the shared registry, before any command runs.
 enum OptionalCoders {
   /// Registers every optional coder built; each line is compiled only when
   /// its module is.
   static func register() {
+    #if canImport(MagpieAVIF)
+      CoderRegistry.shared.register(AVIFCoder())
+    #endif
+    #if canImport(MagpieHEIF)
+      CoderRegistry.shared.register(HEIFCoder())
+    #endif
+    #if canImport(MagpieJXL)
+      CoderRegistry.shared.register(JXLCoder())
+    #endif
   }
 }

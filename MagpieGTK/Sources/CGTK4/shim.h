@@ -1,1 +1,3 @@
 #include <gtk/gtk.h>
+// malloc_trim, for the gallery UI test's trimmed memory figure.
+#include <malloc.h>

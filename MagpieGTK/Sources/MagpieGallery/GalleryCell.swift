@@ -29,10 +29,15 @@ final class GalleryCell {
     view.magpie.transition = .fade(.milliseconds(120))
   }
 
-  /// Loads `url` (a new item scrolled in).
-  func bind(_ url: URL) {
+  /// Loads `url` (a new item scrolled in); with `loading` false only
+  /// shows the placeholder and keeps the URL for ``load()``.
+  func bind(_ url: URL, loading: Bool = true) {
     self.url = url
     isAnimated = false
+    guard loading else {
+      view.display(Self.placeholder)
+      return
+    }
     stats.loading += 1
     stats.changed()
     view.magpie.setImage(
@@ -50,6 +55,11 @@ final class GalleryCell {
     let size = PixelSize(width: side, height: side)
     return ImageRequest(
       url: url, processors: [ImageProcessors.Resizing(size: size, mode: .fill)], options: [.decodeFramesOnDemand])
+  }
+
+  /// Loads the URL bound without loading.
+  func load() {
+    if let url { bind(url) }
   }
 
   /// Cancels the load (the item scrolled away); the completion reports it.

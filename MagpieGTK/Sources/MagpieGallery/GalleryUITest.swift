@@ -23,19 +23,29 @@ struct GalleryUITest {
   /// Runs it; the exit status (0 when it could run, whatever it found).
   func run() -> Int32 {
     try? FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    // The baseline: GTK, the window and its first screen of cells made and
+    // drawn with placeholders, before any image loads.
+    gallery.loadsImages = false
     gtk_window_present(GalleryWindow.gtkWindow(gallery.window))
     GTKMainLoop.iterate(until: { gtk_widget_get_mapped(gallery.window) != 0 })
     waitForTicks(2)
-    let baseline = Self.residentBytes()
+    let baseline = Self.trimmedResidentBytes()
+    gallery.loadsImages = true
     var figures: [[String: Any]] = []
     let started = ContinuousClock.now
     for pass in 1...passes {
       let begin = ContinuousClock.now
       let pages = scrollWholeGrid()
       figures.append([
-        "pass": pass, "pages": pages, "residentBytes": Self.residentBytes(), "cellsAlive": gallery.cells.count,
+        "pass": pass, "pages": pages, "residentBytes": Self.residentBytes(),
+        "trimmedResidentBytes": Self.trimmedResidentBytes(),
+        "cellsAlive": gallery.cells.count,
         "cellsBound": gallery.cells.values.filter { $0.url != nil }.count,
         "shownImageBytes": gallery.cells.values.reduce(0) { $0 + ($1.view.shownImage?.byteCount ?? 0) },
+        "largestShownStillPixels": gallery.cells.values.filter { !$0.isAnimated }.reduce(0) {
+          max($0, $1.view.shownImage?.pixelSize.pixelCount ?? 0)
+        },
+        "cellPixels": Int(GalleryCell.side) * Int(GalleryCell.side),
         "seconds": Self.seconds(ContinuousClock.now - begin),
       ])
     }
@@ -147,6 +157,13 @@ struct GalleryUITest {
       ])
     }
     return cells
+  }
+
+  /// Resident memory once glibc has handed its free pages back
+  /// (`malloc_trim`): what the program holds, not what the allocator keeps.
+  static func trimmedResidentBytes() -> Int {
+    malloc_trim(0)
+    return residentBytes()
   }
 
   /// This process's resident memory, from /proc/self/statm.

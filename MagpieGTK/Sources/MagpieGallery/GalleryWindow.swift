@@ -15,6 +15,15 @@ final class GalleryWindow {
   /// The cells alive now, by their list item.
   private(set) var cells: [UnsafeMutableRawPointer: GalleryCell] = [:]
   private let manager: ImageManager
+  /// Whether bound cells load their images (the UI test measures its
+  /// baseline with this off: every cell made and drawn, no image loaded);
+  /// turning it on loads the cells bound meanwhile.
+  var loadsImages = true {
+    didSet {
+      guard loadsImages, !oldValue else { return }
+      for cell in cells.values { cell.load() }
+    }
+  }
 
   init(urls: [String], manager: ImageManager) {
     self.manager = manager
@@ -51,7 +60,7 @@ final class GalleryWindow {
         let text = gtk_string_object_get_string(OpaquePointer(object)),
         let url = URL(string: String(cString: text))
       else { return }
-      cell.bind(url)
+      cell.bind(url, loading: self?.loadsImages ?? true)
     }
     SignalHandler.connect(factory, "unbind") { [weak self] (item: UnsafeMutableRawPointer?) in
       guard let item else { return }

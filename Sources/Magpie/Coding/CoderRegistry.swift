@@ -61,9 +61,17 @@ public final class CoderRegistry: Sendable {
   /// management.
   public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(MagpieError) -> Image {
     let coder = try requireDecoder(for: data)
-    if let image = onDemandAnimation(data, coder: coder, options: options) { return image }
-    var image = try coder.decode(data, options: options)
-    SRGBConversion.apply(to: &image, options: options)
+    var image: Image
+    if let animation = onDemandAnimation(data, coder: coder, options: options) {
+      // Its frames are converted as they are decoded.
+      image = animation
+    } else {
+      image = try coder.decode(data, options: options)
+      SRGBConversion.apply(to: &image, options: options)
+    }
+    if options.keepsMetadata {
+      image.metadata = ImageMetadata.read(from: data, isOrientationApplied: options.appliesOrientation)
+    }
     return image
   }
 
@@ -104,7 +112,8 @@ public final class CoderRegistry: Sendable {
     guard let coder = encoder(for: format) else {
       throw MagpieError(.unsupportedFormat, "no coder encodes \(format.rawValue)")
     }
-    return try coder.encode(image, as: format, options: options)
+    let encoded = try coder.encode(image, as: format, options: options)
+    return try MetadataEmbedder.embed(in: encoded, image: image, format: format, options: options)
   }
 
   private func requireDecoder(for data: Data) throws(MagpieError) -> any ImageCoder {

@@ -60,6 +60,9 @@ public struct DecodeOptions: Sendable {
   /// ``maxTotalByteCount`` does not apply. Still images, formats without a
   /// frame source and `firstFrameOnly` decode as usual. Default `false`.
   public var decodesFramesOnDemand = false
+  /// Keep the file's EXIF and XMP in ``Image/metadata`` (default `false`),
+  /// for an encode that writes them again (``EncodeOptions/keepsMetadata``).
+  public var keepsMetadata = false
   /// What to do with an embedded colour profile: convert to sRGB (default)
   /// or keep the stored values and the profile. Conversion happens in
   /// ``CoderRegistry/decode(_:options:)`` and the other paths out of the

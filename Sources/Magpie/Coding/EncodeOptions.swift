@@ -10,6 +10,19 @@ public struct EncodeOptions: Sendable {
   public var firstFrameOnly: Bool
   /// zlib level for PNG, 0-9.
   public var compressionLevel: Int
+  /// Which colour profile to embed (JPEG, PNG, WebP): by default the one
+  /// the pixels are in when it is not sRGB.
+  public var colorProfile = ProfileEmbedding.original
+  /// Write the image's EXIF and XMP (``Image/metadata``, kept by a decode
+  /// with ``DecodeOptions/keepsMetadata``) into JPEG, PNG and WebP, the
+  /// EXIF orientation reset to upright when the pixels were turned.
+  /// Default `false`: re-encoded images (thumbnails) carry no camera data,
+  /// location or other metadata.
+  public var keepsMetadata = false
+  /// Encoder speed for AVIF (AV1), 0 (slowest, smallest files) to 10
+  /// (fastest); `nil` (the default) uses the coder's default (6, what
+  /// `avifenc` uses). Other formats ignore it.
+  public var speed: Int? = nil
 
   /// Quality 85, lossy, baseline, every frame, zlib level 6.
   public init(

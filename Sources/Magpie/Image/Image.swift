@@ -37,6 +37,9 @@ public struct Image: Sendable {
   /// (``ColorManagement/preserve``); `nil` means sRGB (or untagged, which
   /// is taken as sRGB).
   public var colorProfile: ColorProfile?
+  /// The EXIF and XMP of the file, when decoded with
+  /// ``DecodeOptions/keepsMetadata``.
+  public var metadata: ImageMetadata?
 
   /// Creates an image from frames. `frames` must not be empty and all frames
   /// must share one size.

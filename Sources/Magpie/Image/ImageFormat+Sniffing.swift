@@ -26,6 +26,10 @@ extension ImageFormat {
     }
     if has(Array("GIF87a".utf8)) || has(Array("GIF89a".utf8)) { return FormatDetails(format: .gif) }
     if has(Array("RIFF".utf8)) && has(Array("WEBP".utf8), at: 8) { return webPDetails(b) }
+    // JPEG XL: the bare codestream's marker, or the container's signature box.
+    if has([0xFF, 0x0A]) || has([0, 0, 0, 0x0C] + Array("JXL \r\n".utf8) + [0x87, 0x0A]) {
+      return FormatDetails(format: .jxl)
+    }
     if has(Array("ftyp".utf8), at: 4), let format = isoMediaFormat(b) { return FormatDetails(format: format) }
     if has([0x49, 0x49, 0x2A, 0x00]) || has([0x4D, 0x4D, 0x00, 0x2A]) { return FormatDetails(format: .tiff) }
     if has(Array("BM".utf8)) && b.count >= 18 {

@@ -17,6 +17,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
   case avif
   /// HEIC/HEIF (an ISO-BMFF `ftyp` with a HEVC image brand).
   case heic
+  /// JPEG XL: a bare codestream (`FF 0A`) or the ISO-BMFF container whose
+  /// first box is the `JXL ` signature.
+  case jxl
   /// Windows bitmap.
   case bmp
   /// TIFF, either byte order.
@@ -48,6 +51,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case .webp: "image/webp"
     case .avif: "image/avif"
     case .heic: "image/heic"
+    case .jxl: "image/jxl"
     case .bmp: "image/bmp"
     case .tiff: "image/tiff"
     case .ico: "image/vnd.microsoft.icon"

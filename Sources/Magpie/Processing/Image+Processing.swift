@@ -18,6 +18,16 @@ extension Image {
     var result = Image(animation: try animation.applying([processor], options: options), scale: scale)
     result.orientation = orientation
     result.originalData = nil
+    return result.keepingDescription(of: self)
+  }
+
+  /// This image with `source`'s colour profile and metadata where it has
+  /// none: processors change pixels, not the colour space they are in or
+  /// what the file said about them.
+  func keepingDescription(of source: Image) -> Image {
+    var result = self
+    if result.colorProfile == nil { result.colorProfile = source.colorProfile }
+    if result.metadata == nil { result.metadata = source.metadata }
     return result
   }
 }

@@ -46,7 +46,9 @@ extension ImageProcessor {
       return try animated.addingFrameProcessor(self, options: options)
     }
     do throws(MagpieError) {
-      return try process(item: item, options: options)
+      let result = try process(item: item, options: options)
+      guard case .image(let source) = item else { return result }
+      return result.keepingDescription(of: source)
     } catch {
       throw error.raised(by: identifier)
     }

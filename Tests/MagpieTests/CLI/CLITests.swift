@@ -145,6 +145,20 @@ import Testing
     #expect(ImageFormat.sniff(written) == .jpeg)
   }
 
+  @Test func convertKeepsMetadataOnlyWhenAsked() throws {
+    let dir = try TemporaryDirectory()
+    let input = TestPaths.fixtures.appendingPathComponent("jpeg/orient6.jpg").path
+    for (flags, kept) in [([String](), false), (["--keep-metadata"], true)] {
+      let output = dir.path("out-\(kept).jpg")
+      let result = try CLIRunner.run(["convert", input, output] + flags)
+      #expect(result.status == 0, "\(result.stderr)")
+      let written = try Data(contentsOf: URL(fileURLWithPath: output))
+      #expect((ImageMetadata.read(from: written).exif != nil) == kept)
+      // Kept or not, the turned pixels are not turned again.
+      #expect(try CoderRegistry.shared.decode(written).orientation == .up)
+    }
+  }
+
   @Test(arguments: [
     (["convert", "in.png"], "one path"),
     (["convert", "in.png", "out.tiff"], "unknown extension"),
@@ -154,6 +168,7 @@ import Testing
     (["convert", "in.png", "out.png", "--process", "downsample(0x10)"], "empty size"),
     (["convert", "in.png", "out.png", "--process", "downsample(10x10"], "missing parenthesis"),
     (["convert", "in.png", "out.png", "--bogus"], "unknown option"),
+    (["convert", "in.png", "out.png", "--icc", "p3"], "unknown profile embedding"),
     (["bench", "decode", "list.txt", "x", "1"], "bad repetitions"),
     (["bench", "resize", "list.txt", "1", "1"], "unknown task"),
   ])

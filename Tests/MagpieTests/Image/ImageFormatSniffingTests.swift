@@ -70,6 +70,20 @@ import Testing
     #expect(ImageFormat.sniff(ftyp("isom", ["isom", "mp42"])) == .unknown)
   }
 
+  @Test func jpegXLCodestreamAndContainer() throws {
+    #expect(ImageFormat.sniff(Data([0xFF, 0x0A, 0xFA, 0x1F])) == .jxl)
+    let container =
+      [0, 0, 0, 0x0C] + Array("JXL \r\n".utf8) + [0x87, 0x0A] + [0, 0, 0, 0x14] + Array("ftypjxl ".utf8)
+    #expect(ImageFormat.sniff(Data(container)) == .jxl)
+    // A signature box cut short is not JPEG XL yet; a JPEG stays a JPEG.
+    #expect(ImageFormat.sniff(Data(container.prefix(11))) == .unknown)
+    #expect(ImageFormat.sniff(Data([0xFF, 0xD8, 0xFF, 0xE0])) == .jpeg)
+    #expect(ImageFormat.jxl.mimeType == "image/jxl")
+    #expect(ImageFormat.jxl.fileExtension == "jxl")
+    // What cjxl writes: a bare codestream for these, sniffed from the bytes.
+    #expect(ImageFormat.sniff(try TestPaths.fixture("jxl/lossless.jxl")) == .jxl)
+  }
+
   @Test func svgAfterDeclarationsAndComments() {
     let svg =
       "\u{FEFF}<?xml version=\"1.0\"?>\n<!-- drawn by hand -->\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>"

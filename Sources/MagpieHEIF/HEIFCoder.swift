@@ -1,0 +1,74 @@
+import Foundation
+import Magpie
+
+/// Decodes HEIC/HEIF still images with libheif (HEVC through libde265):
+/// the primary image, its alpha, 8-bit or deeper (10/12-bit samples
+/// rounded to 8), upright.
+///
+/// Orientation is HEIF's own: libheif applies the primary item's `irot`,
+/// `imir` and `clap` when decoding, and an EXIF orientation tag is ignored,
+/// as HEIF readers and browsers do (iPhones write both, with the same
+/// meaning, so applying the EXIF one as well would turn the image twice).
+/// ``Image/orientation`` is therefore `.up`, and
+/// ``DecodeOptions/appliesOrientation`` does not apply: irot/imir are part
+/// of the image's geometry.
+///
+/// With ``DecodeOptions/targetSize`` set, the smallest embedded thumbnail
+/// that still covers ``DecodeOptions/requiredStoredSize(for:orientation:)``
+/// is decoded instead of the primary image (the fastest thumbnail there
+/// is); otherwise, since libheif cannot decode at a smaller size, the
+/// decoded image is box-reduced by the largest integer factor that still
+/// covers the target (premultiplied then, as resampled pixels are). The
+/// result is never smaller than the target needs.
+///
+/// ``DecodeOptions/maxPixelCount`` is checked against the size the chosen
+/// image declares before any pixel is decoded; libheif refuses a side over
+/// 32768 pixels itself. The `colr` ICC profile (`prof`/`rICC`) is attached
+/// as ``Image/colorProfile``, unconverted: the registry converts centrally.
+public struct HEIFCoder: ImageCoder {
+  /// Creates the coder.
+  public init() {}
+
+  /// True for HEIC/HEIF data.
+  public func canDecode(_ data: Data, format: ImageFormat) -> Bool { format == .heic }
+
+  /// Decodes the primary image (or a thumbnail covering the target size).
+  public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
+    let (pixels, profile) = try HEIFFile.with(data) { file throws(MagpieError) -> (PixelBuffer, ColorProfile?) in
+      let declared = file.primary.size
+      let source = Self.source(for: file.primary, options: options)
+      try options.checkPixelLimit(decoded: source.size, declared: declared)
+      var pixels = try source.decodeRGBA8()
+      let factor = options.shrinkDenominator(for: pixels.size, orientation: .up, choices: Array(2...64))
+      if factor > 1 { pixels = Resampler.boxReduce(pixels, factorX: factor, factorY: factor) }
+      return (pixels, file.primary.iccProfile())
+    }
+    var image = Image(frames: [ImageFrame(pixels: pixels)], format: .heic, scale: options.scale)
+    image.colorProfile = profile
+    if options.keepsOriginalData { image.originalData = data }
+    return image
+  }
+
+  /// Reads the primary image's size (after irot/imir/clap) from the boxes,
+  /// without decoding pixels.
+  public func info(of data: Data) throws(MagpieError) -> ImageInfo {
+    let size = try HEIFFile.with(data) { file throws(MagpieError) -> PixelSize in file.primary.size }
+    guard size.width > 0, size.height > 0 else {
+      throw MagpieError(.corruptData, "heic: image declares an empty size \(size)")
+    }
+    return ImageInfo(format: .heic, size: size, byteCount: data.count)
+  }
+
+  /// The image to decode: the smallest thumbnail that covers what the
+  /// target size needs, else the primary image.
+  static func source(for primary: HEIFHandle, options: DecodeOptions) -> HEIFHandle {
+    guard let needed = options.requiredStoredSize(for: primary.size, orientation: .up) else { return primary }
+    // A thumbnail stored without the primary's alpha (heif-enc
+    // --no-thumb-alpha) would show transparent pixels opaque: not taken.
+    let alpha = primary.hasAlpha
+    let covering = primary.thumbnails().filter {
+      $0.size.width >= needed.width && $0.size.height >= needed.height && (!alpha || $0.hasAlpha)
+    }
+    return covering.min { $0.size.pixelCount < $1.size.pixelCount } ?? primary
+  }
+}
