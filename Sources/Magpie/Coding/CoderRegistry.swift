@@ -112,8 +112,9 @@ public final class CoderRegistry: Sendable {
     guard let coder = encoder(for: format) else {
       throw MagpieError(.unsupportedFormat, "no coder encodes \(format.rawValue)")
     }
-    let encoded = try coder.encode(image, as: format, options: options)
-    return try MetadataEmbedder.embed(in: encoded, image: image, format: format, options: options)
+    let prepared = MetadataEmbedder.preparing(image, options: options)
+    let encoded = try coder.encode(prepared, as: format, options: options)
+    return try MetadataEmbedder.embed(in: encoded, image: prepared, format: format, options: options)
   }
 
   private func requireDecoder(for data: Data) throws(MagpieError) -> any ImageCoder {

@@ -25,13 +25,22 @@ package enum MetadataEmbedder {
     }
   }
 
+  /// `image` ready for an encode that embeds sRGB: pixels in another
+  /// profile converted to sRGB first, so the tag tells the truth.
+  static func preparing(_ image: Image, options: EncodeOptions) -> Image {
+    guard options.colorProfile == .sRGB, image.colorProfile != nil else { return image }
+    var converted = image
+    SRGBConversion.apply(to: &converted, options: DecodeOptions())
+    return converted
+  }
+
   /// The ICC bytes to embed for `image`, if any (coders that write their
   /// own container, such as AVIF's, ask here).
   package static func profile(for image: Image, options: EncodeOptions) throws(MagpieError) -> Data? {
     switch options.colorProfile {
     case .none: nil
     case .original: image.colorProfile?.iccData
-    case .sRGB: throw MagpieError(.encodingFailed, "TEMP: sRGB embedding lands with the lcms2 work")
+    case .sRGB: ColorProfile.sRGB.iccData
     }
   }
 }
