@@ -20,7 +20,7 @@ GTK_PACKAGES := libgtk-4-dev xvfb xauth
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build release test test-gtk sanitize demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
+.PHONY: all build build-minimal release test test-gtk sanitize demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -42,6 +42,12 @@ bench-deps:
 
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
+
+# The core and the CLI without the optional coders (AVIF, HEIC, JPEG XL), as
+# a machine without their libraries builds them; its own scratch folder, as
+# a .build that has built them still offers their modules.
+build-minimal: deps
+	MAGPIE_WITHOUT=avif,heif,jxl $(SWIFT) build --scratch-path .build-minimal $(SWIFT_FLAGS) --product magpie
 
 release: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie
@@ -81,4 +87,4 @@ format:
 		MagpieGTK/Package.swift
 
 clean:
-	rm -rf .build .build-tsan MagpieGTK/.build
+	rm -rf .build .build-tsan .build-minimal MagpieGTK/.build
