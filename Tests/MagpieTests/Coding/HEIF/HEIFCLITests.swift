@@ -40,5 +40,23 @@
       let info = try WebPCoder().info(of: Data(contentsOf: URL(fileURLWithPath: out)))
       #expect(info.size == PixelSize(width: 64, height: 48))
     }
+
+    #if canImport(MagpieAVIF)
+      /// The example: a phone's HEIC to an AVIF thumbnail.
+      @Test func convertsAHEICToAnAVIFThumbnail() throws {
+        let folder = try TemporaryDirectory()
+        let out = folder.path("thumb.avif")
+        let result = try CLIRunner.run([
+          "convert", fixture("thumb.heic"), out, "--process", "downsample(32x32)",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(ImageFormat.sniff(written) == .avif)
+        let info = try CLIRunner.run(["info", out])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
+        #expect(json["width"] as? Int == 32)
+        #expect(json["height"] as? Int == 24)
+      }
+    #endif
   }
 #endif
