@@ -38,7 +38,7 @@ public struct AVIFCoder: ImageCoder {
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     let decoding = try AVIFDecoding(data: data, maxPixelCount: options.maxPixelCount)
     let count = options.firstFrameOnly ? 1 : decoding.frameCount
-    try Self.checkByteLimit(frames: count, canvas: decoding.croppedSize, options: options)
+    try options.checkAnimationByteLimit(format: "avif sequence", frameCount: count, canvas: decoding.croppedSize)
     let turn = options.appliesOrientation ? decoding.header.orientation : .up
     var frames: [ImageFrame] = []
     frames.reserveCapacity(count)
@@ -98,19 +98,5 @@ public struct AVIFCoder: ImageCoder {
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
     guard format == .avif else { throw MagpieError(.encodingFailed, "AVIFCoder does not encode \(format.rawValue)") }
     return try AVIFEncoder.encode(image, options: options)
-  }
-
-  /// Throws ``MagpieError/Code/imageTooLarge`` when `frames` RGBA8 frames of
-  /// `canvas` would pass `options.maxTotalByteCount` (one frame is a still,
-  /// bounded by the pixel limit alone).
-  static func checkByteLimit(frames: Int, canvas: PixelSize, options: DecodeOptions) throws(MagpieError) {
-    guard frames > 1 else { return }
-    let (frameBytes, o1) = canvas.pixelCount.multipliedReportingOverflow(by: PixelBuffer.bytesPerPixel)
-    let (total, o2) = frameBytes.multipliedReportingOverflow(by: frames)
-    guard o1 || o2 || total > options.maxTotalByteCount else { return }
-    throw MagpieError(
-      .imageTooLarge,
-      "avif sequence of \(frames) frames of \(canvas) needs more than the \(options.maxTotalByteCount)-byte limit "
-        + "for all frames (DecodeOptions.maxTotalByteCount)")
   }
 }

@@ -35,7 +35,7 @@ public struct JXLCoder: ImageCoder {
     let canvas = header.canvas(keepsOrientation: keeps)
     try options.checkPixelLimit(decoded: canvas, declared: canvas)
     let frameCount = options.firstFrameOnly ? 1 : header.durations.count
-    try Self.checkByteLimit(frameCount: frameCount, canvas: canvas, options: options)
+    try options.checkAnimationByteLimit(format: "jxl", frameCount: frameCount, canvas: canvas)
     let session = try JXLSession(data, events: [JXL_DEC_FRAME, JXL_DEC_FULL_IMAGE], keepsOrientation: keeps)
     let reader = JXLFrameReader(canvas: canvas, allowsPartial: options.allowsPartialImage)
     var frames: [ImageFrame] = []
@@ -86,16 +86,4 @@ public struct JXLCoder: ImageCoder {
     try JXLFrameSource.make(data: data, options: options)
   }
 
-  /// Throws ``MagpieError/Code/imageTooLarge`` when `frameCount` RGBA8
-  /// canvases would take more than `options.maxTotalByteCount`.
-  static func checkByteLimit(frameCount: Int, canvas: PixelSize, options: DecodeOptions) throws(MagpieError) {
-    guard frameCount > 1 else { return }
-    let (frame, overflow1) = canvas.pixelCount.multipliedReportingOverflow(by: PixelBuffer.bytesPerPixel)
-    let (total, overflow2) = frame.multipliedReportingOverflow(by: frameCount)
-    guard overflow1 || overflow2 || total > options.maxTotalByteCount else { return }
-    throw MagpieError(
-      .imageTooLarge,
-      "jxl animation of \(frameCount) frames of \(canvas) needs more than the \(options.maxTotalByteCount)-byte "
-        + "limit for all frames (DecodeOptions.maxTotalByteCount)")
-  }
 }

@@ -148,7 +148,7 @@ public struct DecodeOptions: Sendable {
   /// `canvas`-sized RGBA8 animation in `format` (a word for the message,
   /// such as "gif") would take more than ``maxTotalByteCount`` bytes. Called
   /// with what the headers declare, before any frame is allocated.
-  func checkAnimationByteLimit(format: String, frameCount: Int, canvas: PixelSize) throws(MagpieError) {
+  package func checkAnimationByteLimit(format: String, frameCount: Int, canvas: PixelSize) throws(MagpieError) {
     // One frame is a still: the pixel limit has bounded it already.
     if frameCount <= 1 { return }
     let (frameBytes, frameOverflow) = canvas.pixelCount.multipliedReportingOverflow(by: PixelBuffer.bytesPerPixel)

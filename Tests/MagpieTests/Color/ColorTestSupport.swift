@@ -26,13 +26,7 @@ enum ColorTestSupport {
   }
 
   /// `pixels` as straight RGB8 rows.
-  static func rgb(_ pixels: PixelBuffer) -> [UInt8] {
-    let rgba = pixels.straightRGBA()
-    var out = [UInt8]()
-    out.reserveCapacity(rgba.count / 4 * 3)
-    for i in stride(from: 0, to: rgba.count, by: 4) { out += rgba[i..<(i + 3)] }
-    return out
-  }
+  static func rgb(_ pixels: PixelBuffer) -> [UInt8] { JPEGSupportForTests.rgb(pixels) }
 
   /// The largest per-channel difference between `a` and `b`.
   static func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
