@@ -6,7 +6,7 @@ import Testing
 /// An animation played from its bytes: header facts without a whole
 /// decode, one buffer shared by its players, frames equal to the eager
 /// decode's, memory within the budget.
-@Suite(.timeLimit(.minutes(1))) struct AnimatedImageTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct AnimatedImageTests {
   private let gif: Data
   private let eager: Image
 

@@ -4,7 +4,7 @@ import Testing
 @testable import Magpie
 
 /// Dropping every player of an animation stops its decoding.
-@Suite(.timeLimit(.minutes(1))) struct AnimationFrameBufferLifetimeTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct AnimationFrameBufferLifetimeTests {
   @Test func droppingTheLastPlayerStopsBackgroundDecoding() async {
     let queue = DispatchQueue(label: "test.frame-buffer")
     let gate = DispatchSemaphore(value: 0)

@@ -3,7 +3,7 @@ import Testing
 @testable import Magpie
 
 /// The frame buffer decoding ahead of playback within its budget.
-@Suite(.timeLimit(.minutes(1))) struct AnimationFrameBufferTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct AnimationFrameBufferTests {
   /// 4x4 frames (64 bytes each) whose first byte names the frame.
   private func buffer(frames: Int, budgetFrames: Int, failingAt failure: Int? = nil) -> AnimationFrameBuffer {
     AnimationFrameBuffer(

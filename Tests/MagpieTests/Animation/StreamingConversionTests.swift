@@ -6,7 +6,7 @@ import Testing
 /// Animations decoded on demand convert by streaming their frames from the
 /// frame source into the encoder: one pass, each frame decoded once, so an
 /// animation over the all-frames decode limit still converts.
-@Suite(.timeLimit(.minutes(1))) struct StreamingConversionTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct StreamingConversionTests {
   private let gif: Data
   private let eager: Image
 

@@ -91,7 +91,7 @@ import Testing
       return Int(truncatingIfNeeded: state >> 33)
     }
     var used = 0
-    for round in 0..<120 {
+    for round in 0..<Sanitizer.iterations(120) {
       var bytes = [UInt8](sources[round % 2])
       for _ in 0..<(1 + next() % 4) {
         let span = next() % 2 == 0 ? min(bytes.count, 400) : bytes.count

@@ -20,6 +20,18 @@ enum Sanitizer {
   /// under it only measures the machine's load.
   static let slowdown = thread ? 4 : 1
 
+  /// The time limit of the suites that wait on background work. Swift
+  /// Testing starts every test at once, so a limit also counts the time a
+  /// test waits for one of the two cores; under ThreadSanitizer, with
+  /// every test ten times slower, that wait alone passed one minute.
+  static let suiteTimeLimit: TimeLimitTrait.Duration = .minutes(thread ? 15 : 1)
+
+  /// `count` iterations of a hostile-input loop, an eighth of them under
+  /// ThreadSanitizer (enough to run every path for races; `make test`
+  /// runs them all) so that long synchronous loops do not hold the cores
+  /// the other tests wait for.
+  static func iterations(_ count: Int) -> Int { thread ? max(1, count / 8) : count }
+
   /// The skip reason the peak-memory tests give under ThreadSanitizer.
   static let memoryReason: Comment = "peak memory is meaningless under ThreadSanitizer's shadow memory"
 }

@@ -65,7 +65,7 @@ extension DataLoaderTests {
     /// The curl loop hands chunks over in batches while input keeps coming;
     /// peeking for input must not swallow the wake-up that announces a new
     /// load, or that load waits out the loop's 5-second poll.
-    @Test("Loads started while large bodies stream start at once", .timeLimit(.minutes(1)))
+    @Test("Loads started while large bodies stream start at once", .timeLimit(Sanitizer.suiteTimeLimit))
     func loadsStartWhileBodiesStream() async throws {
       let folder = try TemporaryDirectory()
       // A small PNG (the loader checks that bodies sniff as images) padded

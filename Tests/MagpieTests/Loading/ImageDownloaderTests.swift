@@ -7,7 +7,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct ImageDownloaderTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageDownloaderTests {
   let loader = MockDataLoader()
 
   private func downloader(

@@ -11,7 +11,7 @@ import Testing
 /// of every frame, processors on each frame as it is decoded, the memory
 /// cache charged by the buffer, disk hits on demand too, and no decoding
 /// once the player and the load are gone.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerAnimationTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerAnimationTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
   let frames = CountingFrameCoder()
   let gif: Data

@@ -9,7 +9,7 @@ import Testing
 
 /// Where a load's image comes from (the network, memory, the disk), what
 /// the cache options change, and what a failed disk write leaves.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerCachingTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerCachingTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Cancelling tasks that share a download: the others go on, and the
 /// transfer stops with the last.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerCancellationTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerCancellationTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

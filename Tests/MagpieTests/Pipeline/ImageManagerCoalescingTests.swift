@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Identical requests at once share one download and one decode.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerCoalescingTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerCoalescingTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

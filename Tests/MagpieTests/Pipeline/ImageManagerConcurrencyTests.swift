@@ -5,7 +5,7 @@ import Testing
 
 /// One configuration struct holds every stage's limit, and the manager
 /// applies it to each stage.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerConcurrencyTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerConcurrencyTests {
   let loader = MockDataLoader()
 
   private func downloader() -> ImageDownloader {

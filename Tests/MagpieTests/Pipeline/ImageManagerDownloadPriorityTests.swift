@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// A task's priority moves its download among those waiting for a slot.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerDownloadPriorityTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerDownloadPriorityTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

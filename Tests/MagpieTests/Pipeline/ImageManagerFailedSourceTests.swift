@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Which failed sources the manager remembers, and for how long.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerFailedSourceTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerFailedSourceTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Decodes wait for their slot by task priority, and raising a task's
 /// priority while its decode waits moves it ahead.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerPriorityTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerPriorityTests {
   let loader = MockDataLoader()
   let coder = GatedCoder()
 

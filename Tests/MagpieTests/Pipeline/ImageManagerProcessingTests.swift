@@ -9,7 +9,7 @@ import Testing
 
 /// Processed variants: the cached original they are made from, and a
 /// processor's failure.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerProcessingTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerProcessingTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

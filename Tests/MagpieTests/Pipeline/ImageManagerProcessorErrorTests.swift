@@ -9,7 +9,7 @@ import Testing
 
 /// What reaches a caller of ``ImageManager`` when a processor throws, and
 /// what the failed-source memory makes of it.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerProcessorErrorTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerProcessorErrorTests {
   let loader = MockDataLoader()
   let directory: TemporaryDirectory
 

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// ``ImageLoadingOptions/progressiveLoad``: previews while the bytes arrive.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerProgressiveTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerProgressiveTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

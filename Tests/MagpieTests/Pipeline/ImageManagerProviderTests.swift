@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Data providers as sources, each cached under its own key.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerProviderTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerProviderTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

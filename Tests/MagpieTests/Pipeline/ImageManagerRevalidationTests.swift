@@ -9,7 +9,7 @@ import Testing
 
 /// ``ImageLoadingOptions/refreshCached``: conditional requests with the ETag
 /// stored with each cached image.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerRevalidationTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerRevalidationTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The stages as a graph: requests for one URL with different processor
 /// chains share one fetch and one decode, each chain runs its own pass,
 /// and shared work stops only when every task that needs it is cancelled.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerStageTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerStageTests {
   let loader = MockDataLoader()
   let coder = CountingCoder()
   let passes = CountingProcessor.Passes()

@@ -6,7 +6,7 @@ import Testing
 
 /// The pipeline over a chain of tiers: memory, disk, and a "remote"
 /// ``InMemoryStorage`` the test registers behind them.
-@Suite(.timeLimit(.minutes(1))) struct ImageManagerTierTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerTierTests {
   let loader = MockDataLoader()
   let directory: TemporaryDirectory
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Magpie
 
-@Suite(.timeLimit(.minutes(1))) struct ImagePrefetcherTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImagePrefetcherTests {
   let loader = MockDataLoader()
   let directory: TemporaryDirectory
 

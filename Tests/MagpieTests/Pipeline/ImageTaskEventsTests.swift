@@ -3,7 +3,7 @@ import Testing
 
 @testable import Magpie
 
-@Suite(.timeLimit(.minutes(1))) struct ImageTaskEventsTests {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageTaskEventsTests {
   let loader = MockDataLoader()
 
   private func manager() -> ImageManager {

@@ -6,7 +6,7 @@ import Testing
 /// Animated images play in the target through the player on the target's
 /// clock, pause while it is hidden, and stop when another load replaces
 /// them.
-@Suite(.timeLimit(.minutes(1))) struct ImageBindingAnimationTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageBindingAnimationTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// A fake image view bound to a manager over a scripted loader: the exact
 /// sequence of what the binding does to the target.
-@Suite(.timeLimit(.minutes(1))) struct ImageBindingTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageBindingTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
   let placeholder = TaggedImages.image(900)
 

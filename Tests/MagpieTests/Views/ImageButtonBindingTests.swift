@@ -5,7 +5,7 @@ import Testing
 
 /// Buttons: an image and a background per state, each its own load, and
 /// the current URL falling back to the normal state's.
-@Suite(.timeLimit(.minutes(1))) struct ImageButtonBindingTests: ImageManagerFixture {
+@Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageButtonBindingTests: ImageManagerFixture {
   let parts: ImageManagerFixtureParts
 
   init() throws {

@@ -44,7 +44,7 @@
     @Test(arguments: ["d8_420.avif", "alpha_d10_420.avif", "clap_irot1_imir1.avif", "sequence.avifs"])
     func everyTruncationFailsWithATypedError(name: String) throws {
       let data = try AVIFFixtures.data(name)
-      let step = max(1, data.count / 300)
+      let step = max(1, data.count / Sanitizer.iterations(300))
       for length in stride(from: 0, to: data.count, by: step) {
         let cut = data.prefix(length)
         do {
@@ -63,7 +63,7 @@
       var random = AVIFSeededRandom(state: 0xA71F ^ UInt64(original.count))
       let options = DecodeOptions(maxPixelCount: 1 << 20, maxTotalByteCount: 32 << 20)
       let codes = Self.damageCodes.union([.imageTooLarge])
-      for _ in 0..<150 {
+      for _ in 0..<Sanitizer.iterations(150) {
         var bytes = original
         for _ in 0..<Int.random(in: 1...4, using: &random) {
           let at = Int.random(in: 0..<bytes.count, using: &random)

@@ -40,7 +40,7 @@
 
     @Test func everyTruncationFailsWithATypedError() throws {
       let data = try ReferenceFixture.data("heif", "alpha.heic")
-      for length in stride(from: 0, to: data.count, by: max(1, data.count / 60)) {
+      for length in stride(from: 0, to: data.count, by: max(1, data.count / Sanitizer.iterations(60))) {
         do {
           _ = try HEIFCoder().decode(data.prefix(length), options: DecodeOptions())
           Issue.record("a \(length)-byte prefix decoded")
@@ -58,7 +58,7 @@
     @Test func corruptBytesNeverCrash() throws {
       let data = try ReferenceFixture.data("heif", "8bit.heic")
       var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-      for _ in 0..<40 {
+      for _ in 0..<Sanitizer.iterations(40) {
         var bytes = [UInt8](data)
         for _ in 0..<8 {
           state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

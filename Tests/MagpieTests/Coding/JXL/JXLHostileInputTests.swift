@@ -32,7 +32,7 @@
     @Test(arguments: ["lossless.jxl", "anim.jxl", "icc.jxl"])
     func everyTruncationFailsTyped(name: String) throws {
       let data = try ReferenceFixture.data("jxl", name)
-      for length in stride(from: 0, to: data.count, by: max(1, data.count / 50)) {
+      for length in stride(from: 0, to: data.count, by: max(1, data.count / Sanitizer.iterations(50))) {
         let options = DecodeOptions(allowsPartialImage: false)
         do {
           _ = try JXLCoder().decode(data.prefix(length), options: options)
@@ -50,7 +50,7 @@
     @Test func corruptBytesNeverCrash() throws {
       let data = try ReferenceFixture.data("jxl", "lossy.jxl")
       var state: UInt64 = 0x2545_F491_4F6C_DD1D
-      for _ in 0..<40 {
+      for _ in 0..<Sanitizer.iterations(40) {
         var bytes = [UInt8](data)
         for _ in 0..<6 {
           state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
