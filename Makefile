@@ -20,7 +20,7 @@ GTK_PACKAGES := libgtk-4-dev xvfb xauth
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build build-minimal release test test-gtk sanitize demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
+.PHONY: all build build-minimal release test test-gtk sanitize sanitize-thread sanitize-address demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -66,10 +66,13 @@ test: test-deps
 test-gtk:
 	cd MagpieGTK && $(SWIFT) build -c release --build-tests $(SWIFT_FLAGS) && $(SWIFT) test -c release --skip-build
 
-# The whole suite under ThreadSanitizer, in its own scratch folder
-# (.build-tsan); any report fails it. .ci/run runs it after `make test`.
-sanitize: test-deps
-	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Scripts/sanitize.sh
+# The whole suite under ThreadSanitizer and then AddressSanitizer, each
+# optimised in its own scratch folder (.build-tsan, .build-asan); any report
+# fails it. .ci/run runs it after `make test`.
+sanitize: sanitize-thread sanitize-address
+
+sanitize-thread sanitize-address: sanitize-%: test-deps
+	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Scripts/sanitize.sh $*
 
 demo: demo-deps release
 	Scripts/demo.sh
@@ -87,4 +90,4 @@ format:
 		MagpieGTK/Package.swift
 
 clean:
-	rm -rf .build .build-tsan .build-minimal MagpieGTK/.build
+	rm -rf .build .build-tsan .build-asan .build-minimal MagpieGTK/.build

@@ -1,39 +1,87 @@
 #!/usr/bin/env bash
-# Runs the whole suite under ThreadSanitizer; `make sanitize` calls it.
+# Runs the whole suite under a sanitizer; `make sanitize` calls it once
+# with `thread` (ThreadSanitizer) and once with `address`
+# (AddressSanitizer, with LeakSanitizer's exit-time leak check off, below).
 #
-# Its own scratch folder (.build-tsan) keeps the instrumented build apart
-# from the normal one. TSan writes each process's reports to a file of its
-# own under $scratch/tsan-reports (log_path), so reports from the helper
-# processes the tests start (magpie, magpie-cache-probe), whose stderr the
-# tests read, are caught too and do not disturb those tests. Any report
-# file fails the run; reports do not stop it (halt_on_error=0), so one run
-# lists them all. .tsan-suppressions, when present, names reports inside
-# the toolchain's own libraries, each with why it is not a race of ours.
+#   Scripts/sanitize.sh thread|address
+#
+# Each sanitizer builds the debug configuration the tests use, in a
+# scratch folder of its own (.build-tsan, .build-asan). An optimised
+# ThreadSanitizer build (-c release -Xswiftc -enable-testing) ran the suite
+# five times faster (213 s against 1,173 s) but reported every image handed
+# from a WorkLimiter's dispatch queue to the awaiting task through a checked
+# continuation (16 reports, all that one hand-off; none in the debug
+# build): until that is understood, the debug build is the one that
+# decides.
+#
+# The sanitizer writes each process's reports to a file of its own under
+# $scratch/reports (log_path), so reports from the helper processes the
+# tests start (magpie, magpie-cache-probe), whose stderr the tests read,
+# are caught too and do not disturb those tests. Any report file fails the
+# run; reports do not stop it (halt_on_error=0 for TSan; ASan stops the
+# process it found a fault in, which fails that test), so one run lists
+# them all. .tsan-suppressions, when present, names reports inside the
+# toolchain's own libraries, each with why it is not a race of ours.
+#
+# A one-line summary (sanitizer, tests, seconds, reports) goes to
+# $scratch/summary.json for Scripts/robustness-report.py.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+mode=${1:?usage: Scripts/sanitize.sh thread|address}
 swift=${SWIFT:-swift}
-scratch=${TSAN_SCRATCH:-.build-tsan}
-reports=$root/$scratch/tsan-reports
+case "$mode" in
+  thread)
+    scratch=${TSAN_SCRATCH:-.build-tsan}
+    reports=$root/$scratch/reports
+    options="halt_on_error=0 log_path=$reports/report"
+    if [[ -f .tsan-suppressions ]]; then
+      options="$options suppressions=$root/.tsan-suppressions"
+    fi
+    export TSAN_OPTIONS="$options ${TSAN_OPTIONS:-}"
+    marker="WARNING: ThreadSanitizer"
+    ;;
+  address)
+    scratch=${ASAN_SCRATCH:-.build-asan}
+    reports=$root/$scratch/reports
+    # detect_leaks=0: the Swift runtime and Foundation keep caches and
+    # singletons alive until exit on purpose, and LeakSanitizer's exit-time
+    # scan reports them from every process the tests start. Memory growth
+    # is what the peak-memory tests and the gallery's soak measure.
+    export ASAN_OPTIONS="detect_leaks=0 log_path=$reports/report ${ASAN_OPTIONS:-}"
+    marker="ERROR: AddressSanitizer"
+    ;;
+  *)
+    echo "sanitize: unknown sanitizer '$mode' (thread or address)" >&2
+    exit 2
+    ;;
+esac
 rm -rf "$reports"
 mkdir -p "$reports"
-options="halt_on_error=0 log_path=$reports/report"
-if [[ -f .tsan-suppressions ]]; then
-  options="$options suppressions=$root/.tsan-suppressions"
-fi
-export TSAN_OPTIONS="$options ${TSAN_OPTIONS:-}"
+flags=(--sanitize="$mode" --scratch-path "$scratch")
 # shellcheck disable=SC2086 # SWIFT_FLAGS is a list of flags.
-"$swift" build --build-tests --sanitize=thread --scratch-path "$scratch" ${SWIFT_FLAGS:-}
-status=0
-"$swift" test --skip-build --sanitize=thread --scratch-path "$scratch" || status=$?
+"$swift" build --build-tests "${flags[@]}" ${SWIFT_FLAGS:-}
+started=$(date +%s)
+set +e
+"$swift" test --skip-build "${flags[@]}" 2>&1 | tee "$root/$scratch/test.log"
+status=${PIPESTATUS[0]}
+set -e
+seconds=$(($(date +%s) - started))
+tests=$(grep -oE 'Test run with [0-9]+ tests' "$root/$scratch/test.log" | grep -oE '[0-9]+' | tail -1 || true)
+count=0
+if compgen -G "$reports/report.*" > /dev/null; then
+  count=$(cat "$reports"/report.* | grep -c "$marker" || true)
+fi
+printf '{"sanitizer": "%s", "tests": %s, "seconds": %s, "reports": %s, "status": %s, "date": "%s", "commit": "%s"}\n' \
+  "$mode" "${tests:-0}" "$seconds" "$count" "$status" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+  "$(git rev-parse --short HEAD 2> /dev/null || echo unknown)" > "$root/$scratch/summary.json"
 if compgen -G "$reports/report.*" > /dev/null; then
   cat "$reports"/report.* >&2
-  count=$(cat "$reports"/report.* | grep -c "WARNING: ThreadSanitizer" || true)
-  echo "sanitize: $count ThreadSanitizer report(s), in $reports" >&2
+  echo "sanitize: $count $mode sanitizer report(s), in $reports" >&2
   exit 1
 fi
 if [[ $status -ne 0 ]]; then
-  echo "sanitize: swift test failed (status $status)" >&2
+  echo "sanitize: swift test failed under the $mode sanitizer (status $status)" >&2
   exit "$status"
 fi
-echo "sanitize: no ThreadSanitizer reports"
+echo "sanitize: no $mode sanitizer reports ($tests tests in $seconds s)"

@@ -15,10 +15,18 @@ enum Sanitizer {
   /// limits are checked by `make test`.
   static let thread = dlsym(nil, "__tsan_init") != nil
 
+  /// Whether AddressSanitizer's runtime is linked in. Its allocator keeps
+  /// freed blocks in quarantine and pads every allocation, so peak-memory
+  /// readings mean as little under it as under ThreadSanitizer.
+  static let address = dlsym(nil, "__asan_init") != nil
+
+  /// Whether any sanitizer is linked in: the peak-memory tests skip then.
+  static let distortsMemory = thread || address
+
   /// How many times longer the tests' watchdogs wait: ThreadSanitizer
   /// makes everything several times slower, and a watchdog that fires
   /// under it only measures the machine's load.
-  static let slowdown = thread ? 4 : 1
+  static let slowdown = thread ? 4 : address ? 2 : 1
 
   /// The time limit of the suites that wait on background work. Swift
   /// Testing starts every test at once, so a limit also counts the time a
@@ -26,7 +34,7 @@ enum Sanitizer {
   /// every test ten times slower, that wait alone passed one minute (a
   /// later run sat over 13 minutes: debug-build SIMD in the resampler takes a
   /// metadata lock per operation, so parallel resamples crawl there).
-  static let suiteTimeLimit: TimeLimitTrait.Duration = .minutes(thread ? 45 : 1)
+  static let suiteTimeLimit: TimeLimitTrait.Duration = .minutes(thread || address ? 45 : 1)
 
   /// `count` iterations of a hostile-input loop, an eighth of them under
   /// ThreadSanitizer (enough to run every path for races; `make test`
@@ -34,6 +42,6 @@ enum Sanitizer {
   /// the other tests wait for.
   static func iterations(_ count: Int) -> Int { thread ? max(1, count / 8) : count }
 
-  /// The skip reason the peak-memory tests give under ThreadSanitizer.
-  static let memoryReason: Comment = "peak memory is meaningless under ThreadSanitizer's shadow memory"
+  /// The skip reason the peak-memory tests give under a sanitizer.
+  static let memoryReason: Comment = "peak memory is meaningless under a sanitizer's shadow memory and quarantine"
 }
