@@ -24,12 +24,13 @@ import Testing
       #expect((report["hits"] as? Int ?? 0) > 0, "\(output)")
       #expect((report["writes"] as? Int ?? 0) > 0, "\(output)")
     }
-    // Every file left is a complete PNG, and no temporary file survived.
+    // Every file left is a valid entry holding a complete PNG, and no
+    // temporary file survived.
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
     #expect(!names.contains { $0.hasPrefix(".tmp-") })
     for name in names {
-      let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
-      #expect((try? CoderRegistry.shared.decode(data)) != nil, "\(name) is not a whole image")
+      let entry = try DiskCacheEntry.parse(Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+      #expect((try? CoderRegistry.shared.decode(entry)) != nil, "\(name) is not a whole image")
     }
   }
 

@@ -29,7 +29,7 @@ import Testing
     #expect(try cache.data(forKey: "https://example.com/b.jpg") == nil)
     #expect(cache.contains("https://example.com/a.jpg"))
     #expect(try cache.count() == 1)
-    #expect(try cache.totalSize() == payload.count)
+    #expect(try cache.totalSize() == DiskCacheEntry.headerSize + payload.count)
     try cache.remove(forKey: "https://example.com/a.jpg")
     #expect(!cache.contains("https://example.com/a.jpg"))
     #expect(try cache.count() == 0)
@@ -121,12 +121,12 @@ import Testing
     // Reading k0 makes it the most recent.
     _ = try cache.data(forKey: "k0")
     clock.advance(by: 2 * 3600)
-    #expect(try cache.totalSize() == 9_000)
-    // The tenth and eleventh writes pass the limit; the store cleans down to 5,000 bytes.
+    #expect(try cache.totalSize() == 9 * (DiskCacheEntry.headerSize + 1_000))
+    // With their headers the tenth write passes the limit; the store cleans down to 5,000 bytes.
     try cache.store(Data(count: 1_000), forKey: "k9")
+    #expect(try cache.totalSize() <= 5_000)
     clock.advance(by: 2 * 3600)
     try cache.store(Data(count: 1_000), forKey: "k10")
-    #expect(try cache.totalSize() <= 5_000)
     let kept = (0...10).filter { cache.contains("k\($0)") }
     #expect(kept == [0, 7, 8, 9, 10])
   }
