@@ -55,7 +55,8 @@ public final class DiskCache: Sendable {
   /// ``Configuration/maximumEntrySize`` unless set: 64 MiB.
   public static let defaultMaximumEntrySize = 64 << 20
 
-  /// Temporary files older than this are leftovers of a crashed writer.
+  /// Temporary files older than this are leftovers of a crashed writer,
+  /// locked or not (``clean()`` removes unlocked ones at once).
   static let staleTemporaryAge: TimeInterval = 3600
   static let temporaryPrefix = ".tmp-"
 
@@ -157,10 +158,16 @@ public final class DiskCache: Sendable {
     estimatedSize.withLock { $0 = $0.map { max(0, $0 - size) } }
   }
 
-  /// Removes every file in the folder (the folder stays).
+  /// Removes every entry in the folder, with the metadata (validators)
+  /// each carries, and dead writers' temporary files; the folder stays.
+  /// A write in progress in another process lands after the clear.
   public func clear() throws(MagpieError) {
-    for entry in try FileIO.listFiles(configuration.directory.path) {
-      try FileIO.removeFile(entry.path)
+    for entry in try FileIO.listFiles(configuration.directory.path, includingHidden: true) {
+      if entry.name.hasPrefix(Self.temporaryPrefix) {
+        _ = FileIO.removeIfAbandoned(entry.path)
+      } else if !entry.name.hasPrefix(".") {
+        try FileIO.removeFile(entry.path)
+      }
     }
     estimatedSize.withLock { $0 = 0 }
   }
@@ -176,7 +183,11 @@ public final class DiskCache: Sendable {
     for entry in try FileIO.listFiles(configuration.directory.path, includingHidden: true) {
       let age = now.timeIntervalSince(entry.modified)
       if entry.name.hasPrefix(Self.temporaryPrefix) {
-        if age > Self.staleTemporaryAge {
+        // A dead writer's (no lock held), or one so old that its writer
+        // must be gone even where the file system has no flock.
+        if FileIO.removeIfAbandoned(entry.path) {
+          result.freedBytes += entry.size
+        } else if age > Self.staleTemporaryAge {
           try? FileIO.removeFile(entry.path)
           result.freedBytes += entry.size
         }

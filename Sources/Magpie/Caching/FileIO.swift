@@ -52,14 +52,14 @@ enum FileIO {
   /// ``metadataAttribute``, flushes it to disk, stamps it `modifiedAt`,
   /// then renames it over `path`: the bytes and their metadata appear
   /// together or not at all. On any failure the temporary file is removed
-  /// and `path` is untouched.
+  /// and `path` is untouched. The temporary file stays locked until renamed
+  /// (see ``createLockedTemporary(_:)``).
   static func writeAtomically(
     _ data: Data, header: [UInt8] = [], to path: String, modifiedAt date: Date, metadata: Data? = nil
   ) throws(MagpieError) {
     let folder = (path as NSString).deletingLastPathComponent
     let temporary = folder + "/" + DiskCache.temporaryPrefix + randomSuffix()
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw failure("create \(temporary)") }
+    guard let fd = createLockedTemporary(temporary) else { throw failure("create \(temporary)") }
     var closed = false
     do throws(MagpieError) {
       guard header.withUnsafeBytes({ writeAll(fd, $0) }) >= 0, data.withUnsafeBytes({ writeAll(fd, $0) }) >= 0

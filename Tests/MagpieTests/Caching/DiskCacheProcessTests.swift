@@ -90,6 +90,39 @@ import Testing
     #expect(temporaries().isEmpty)
   }
 
+  @Test func aWriterKilledAtARandomPointLeavesOnlyWholeEntries() throws {
+    let dir = try TemporaryDirectory()
+    let folder = dir.path("loop")
+    let bytes = 8 << 20
+    var random = SystemRandomNumberGenerator()
+    let killAfter = Int.random(in: 1...6, using: &random)
+    let probe = try ProbeProcess.start(ProbeProcess.executable, ["write-loop", folder, "\(bytes)"])
+    // Killed as soon as it announces entry `killAfter`: somewhere in that
+    // entry's write, with the earlier ones complete.
+    #expect(probe.waitForLine("writing loop-\(killAfter)"), "killed after \(killAfter)")
+    kill(probe.process.processIdentifier, SIGKILL)
+    _ = probe.finish()
+    #expect(probe.process.terminationReason == .uncaughtSignal)
+
+    // Under every real name: a complete, valid entry with the whole value.
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+    for name in names where !name.hasPrefix(".") {
+      let payload = try DiskCacheEntry.parse(Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+      #expect(payload.count == 16 + bytes, "\(name)")
+    }
+    let cache = try DiskCache(
+      configuration: .init(directory: URL(fileURLWithPath: folder), maximumEntrySize: 16 + bytes))
+    for index in 0..<killAfter { #expect(try cache.data(forKey: "loop-\(index)")?.count == 16 + bytes) }
+    #expect(try cache.count() >= killAfter && cache.count() <= killAfter + 1)
+    #expect(cache.corruptEntriesDiscarded == 0)
+    // A new cache over the folder works, and a clean removes the dead
+    // writer's leftover temporary file, if it left one.
+    try cache.store(Data("after".utf8), forKey: "after")
+    #expect(try cache.data(forKey: "after") == Data("after".utf8))
+    try cache.clean()
+    #expect(try !FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix(".tmp-") })
+  }
+
   @Test func aFullDiskStillLoadsFromMemoryAndReportsTheError() throws {
     let dir = try TemporaryDirectory()
     let result = try ProbeProcess.runInPrivateMount(

@@ -8,6 +8,7 @@
 //   magpie-cache-probe store-and-load DIR           store an image in memory + disk, then load it
 //   magpie-cache-probe soak DIR SEED SECONDS KEYS   random gets, sets, removes and cleans of self-describing values
 //   magpie-cache-probe write-loop DIR BYTES         store big entries under fresh keys until killed
+//   magpie-cache-probe bench DIR BYTES ROUNDS       time entry store/read against plain file I/O
 import Foundation
 import Magpie
 
@@ -92,6 +93,12 @@ case "soak":
     fail("usage: soak DIR SEED SECONDS KEYS")
   }
   print(SoakRun(directory: directory, seed: seed, keys: keys).run(seconds: seconds).json)
+
+case "bench":
+  guard arguments.count == 5, let bytes = Int(arguments[3]), let rounds = Int(arguments[4]) else {
+    fail("usage: bench DIR BYTES ROUNDS")
+  }
+  print(EntryBench.run(directory: directory, bytes: bytes, rounds: rounds))
 
 case "write-loop":
   guard arguments.count == 4, let bytes = Int(arguments[3]) else { fail("usage: write-loop DIR BYTES") }
