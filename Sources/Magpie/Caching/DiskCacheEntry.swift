@@ -60,7 +60,8 @@ package enum DiskCacheEntry {
     _ bytes: UnsafeRawBufferPointer, fileSize: Int, maximumPayload: Int = .max
   ) throws(MagpieError) -> Header {
     guard bytes.count >= headerSize, fileSize >= headerSize else {
-      throw MagpieError(.truncatedData, "disk-cache entry of \(fileSize) bytes is shorter than its \(headerSize)-byte header")
+      throw MagpieError(
+        .truncatedData, "disk-cache entry of \(fileSize) bytes is shorter than its \(headerSize)-byte header")
     }
     guard bytes.prefix(4).elementsEqual(magic) else {
       throw MagpieError(.corruptData, "disk-cache entry does not start with the MGPC magic (old format or damaged)")

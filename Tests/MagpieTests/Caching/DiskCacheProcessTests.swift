@@ -6,10 +6,7 @@ import Testing
 /// The disk cache shared by separate processes, killed writers, a full disk
 /// and a read-only folder: nothing torn, nothing lost, errors reported.
 @Suite(.timeLimit(.minutes(2))) struct DiskCacheProcessTests {
-  private func json(_ text: String) throws -> [String: Any] {
-    let line = try #require(text.split(separator: "\n").last.map(String.init))
-    return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-  }
+  private func json(_ text: String) throws -> [String: Any] { try ProbeProcess.report(text) }
 
   @Test func twoProcessesWritingTheSameKeysNeverSeeATornFile() throws {
     let dir = try TemporaryDirectory()

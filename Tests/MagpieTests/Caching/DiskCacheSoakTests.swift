@@ -28,8 +28,8 @@ import Testing
     for (index, probe) in probes.enumerated() {
       let (status, output) = probe.finish()
       #expect(status == 0, "\(output)")
-      let line = try #require(output.split(separator: "\n").last.map(String.init))
-      let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Int])
+      let line = output.split(separator: "\n").last.map(String.init) ?? ""
+      let report = try #require(try ProbeProcess.report(output) as? [String: Int])
       print("soak process \(index + 1), \(Self.seconds) s: \(line)")
       #expect(report["bad_reads"] == 0, "\(line)")
       #expect(report["discarded"] == 0, "\(line)")
@@ -41,7 +41,9 @@ import Testing
     for kind in ["sets", "removes", "cleans", "evicted"] { #expect(totals[kind] ?? 0 > 0, "\(totals)") }
     // What is left is whole entries only.
     for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasPrefix(".") {
-      #expect(throws: Never.self) { try DiskCacheEntry.parse(Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))) }
+      #expect(throws: Never.self) {
+        try DiskCacheEntry.parse(Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+      }
     }
   }
 }
