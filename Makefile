@@ -20,7 +20,8 @@ GTK_PACKAGES := libgtk-4-dev xvfb xauth
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build build-minimal release test test-gtk sanitize sanitize-thread sanitize-address demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
+.PHONY: all build build-minimal release test test-gtk sanitize sanitize-thread sanitize-address soak demo gallery bench deps \
+	test-deps demo-deps gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -66,9 +67,14 @@ test: test-deps
 test-gtk:
 	cd MagpieGTK && $(SWIFT) build -c release --build-tests $(SWIFT_FLAGS) && $(SWIFT) test -c release --skip-build
 
-# The whole suite under ThreadSanitizer and then AddressSanitizer, each
-# optimised in its own scratch folder (.build-tsan, .build-asan); any report
-# fails it. .ci/run runs it after `make test`.
+# The four-process disk-cache soak for 60 s (make test runs it for 20 s).
+soak: test-deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	MAGPIE_SOAK_SECONDS=60 $(SWIFT) test --skip-build --filter DiskCacheSoakTests
+
+# The whole suite under ThreadSanitizer and then AddressSanitizer, each in
+# its own scratch folder (.build-tsan, .build-asan); any report fails it.
+# .ci/run runs it after `make test`.
 sanitize: sanitize-thread sanitize-address
 
 sanitize-thread sanitize-address: sanitize-%: test-deps

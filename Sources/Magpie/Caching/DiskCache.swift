@@ -13,6 +13,10 @@ import Synchronization
 /// - File names are the hex SHA-256 of the key (plus an optional
 ///   extension): no key text reaches the file system, so no key can name a
 ///   path outside the folder.
+/// - Each file is a ``DiskCacheEntry``: a header with the payload's length
+///   and a CRC-32, so a bit-flipped, truncated or old-format file is
+///   detected on read, deleted, and reported as a miss (the pipeline then
+///   fetches again).
 /// - Writes go to a temporary file in the same folder, are flushed with
 ///   `fsync` and renamed into place: a crash, a full disk or a second process
 ///   writing the same key never leaves a half file under a real name.
@@ -25,49 +29,6 @@ import Synchronization
 /// stay responsive, or use ``perform(_:)``, which runs work on the cache's own
 /// I/O queue.
 public final class DiskCache: Sendable {
-  /// Where and how long to keep files.
-  public struct Configuration: Sendable {
-    /// The folder that holds this namespace's files.
-    public var directory: URL
-    /// How long a file lives after its last read or write (default 7 days).
-    public var expiration: CacheExpiration
-    /// The size the folder may grow to before ``clean()`` trims it to half;
-    /// `nil` (the default) for no limit.
-    public var sizeLimit: Int?
-    /// An extension for file names, e.g. `"png"`, or `nil`.
-    public var fileExtension: String?
-    /// Wall-clock time, used for access dates; inject a manual clock in tests.
-    public var now: @Sendable () -> Date
-    /// The cache's name as an ``ImageCache`` tier: its ``CacheType``.
-    public var name: String
-
-    /// A configuration for `directory`, with 7-day expiry and no size limit.
-    public init(
-      directory: URL, expiration: CacheExpiration = .days(7), sizeLimit: Int? = nil, fileExtension: String? = nil,
-      now: @escaping @Sendable () -> Date = { Date() }, name: String = "disk"
-    ) {
-      self.name = name
-      self.directory = directory
-      self.expiration = expiration
-      self.sizeLimit = sizeLimit
-      self.fileExtension = fileExtension
-      self.now = now
-    }
-
-    /// `$XDG_CACHE_HOME/magpie/NAMESPACE`, or `~/.cache/magpie/NAMESPACE`.
-    public static func defaultDirectory(namespace: String = "default") -> URL {
-      let environment = ProcessInfo.processInfo.environment
-      let base: URL
-      if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-        base = URL(fileURLWithPath: xdg)
-      } else {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        base = URL(fileURLWithPath: home).appendingPathComponent(".cache")
-      }
-      return base.appendingPathComponent("magpie").appendingPathComponent(namespace)
-    }
-  }
-
   /// What ``clean()`` removed.
   public struct CleanResult: Sendable, Equatable {
     /// Files removed because they expired.
@@ -85,8 +46,17 @@ public final class DiskCache: Sendable {
   /// Other processes writing the same folder make it drift, which ``clean()``
   /// corrects by counting again.
   private let estimatedSize = Lock<Int?>(nil)
+  private let discarded = Atomic<Int>(0)
 
-  /// Temporary files older than this are leftovers of a crashed writer.
+  /// How many invalid files (damaged, truncated, old format, oversized)
+  /// ``data(forKey:)`` has found and deleted since this cache was opened.
+  public var corruptEntriesDiscarded: Int { discarded.load(ordering: .relaxed) }
+
+  /// ``Configuration/maximumEntrySize`` unless set: 64 MiB.
+  public static let defaultMaximumEntrySize = 64 << 20
+
+  /// Temporary files older than this are leftovers of a crashed writer,
+  /// locked or not (``clean()`` removes unlocked ones at once).
   static let staleTemporaryAge: TimeInterval = 3600
   static let temporaryPrefix = ".tmp-"
 
@@ -113,20 +83,33 @@ public final class DiskCache: Sendable {
     return digest + "." + ext
   }
 
-  /// `key`'s bytes, or `nil` when there is no live file for it. Refreshes the
-  /// file's access date; removes it if it had expired.
+  /// `key`'s bytes, or `nil` when there is no live, valid file for it.
+  /// Refreshes the file's access date; removes it if it had expired or is
+  /// not a valid entry (damaged, truncated, old format, over
+  /// ``Configuration/maximumEntrySize``).
   public func data(forKey key: String) throws(MagpieError) -> Data? {
     let path = fileURL(forKey: key).path
     let now = configuration.now()
-    guard let (data, modified) = try FileIO.readFile(path, touchingAt: now) else { return nil }
-    if now.timeIntervalSince(modified) > configuration.expiration.interval {
-      try? FileIO.removeFile(path)
+    let read = try FileIO.readEntry(path, touchingAt: now, maximumPayload: configuration.maximumEntrySize)
+    switch read {
+    case nil:
       return nil
+    case .corrupt(_, let identity)?:
+      FileIO.removeFile(path, ifStill: identity)
+      discarded.add(1, ordering: .relaxed)
+      estimatedSize.withLock { $0 = nil }
+      return nil
+    case .entry(let data, let modified)?:
+      if now.timeIntervalSince(modified) > configuration.expiration.interval {
+        try? FileIO.removeFile(path)
+        return nil
+      }
+      return data
     }
-    return data
   }
 
-  /// Whether a live (unexpired) file exists for `key`; does not refresh it.
+  /// Whether a live (unexpired) file exists for `key`; does not refresh it
+  /// or check its contents (``data(forKey:)`` does).
   public func contains(_ key: String) -> Bool {
     guard let info = FileIO.status(fileURL(forKey: key).path) else { return false }
     return configuration.now().timeIntervalSince(info.modified) <= configuration.expiration.interval
@@ -141,12 +124,21 @@ public final class DiskCache: Sendable {
   /// other bytes than the file's; see ``metadata(forKey:)``. Where the file
   /// system takes no user extended attributes (tmpfs before Linux 6.6, some
   /// network file systems) the bytes are stored without it.
+  ///
+  /// Throws, storing nothing, when `data` is larger than
+  /// ``Configuration/maximumEntrySize``.
   public func store(_ data: Data, forKey key: String, metadata: Data? = nil) throws(MagpieError) {
+    guard data.count <= configuration.maximumEntrySize else {
+      throw MagpieError(
+        .invalidArgument,
+        "disk-cache entry of \(data.count) bytes exceeds maximumEntrySize (\(configuration.maximumEntrySize) bytes)")
+    }
     let path = fileURL(forKey: key).path
     let previous = configuration.sizeLimit == nil ? 0 : FileIO.status(path)?.size ?? 0
-    try FileIO.writeAtomically(data, to: path, modifiedAt: configuration.now(), metadata: metadata)
+    let header = DiskCacheEntry.header(for: data)
+    try FileIO.writeAtomically(data, header: header, to: path, modifiedAt: configuration.now(), metadata: metadata)
     guard let limit = configuration.sizeLimit else { return }
-    let size = try currentSize(adding: data.count - previous)
+    let size = try currentSize(adding: header.count + data.count - previous)
     if size > limit { _ = try clean() }
   }
 
@@ -166,10 +158,16 @@ public final class DiskCache: Sendable {
     estimatedSize.withLock { $0 = $0.map { max(0, $0 - size) } }
   }
 
-  /// Removes every file in the folder (the folder stays).
+  /// Removes every entry in the folder, with the metadata (validators)
+  /// each carries, and dead writers' temporary files; the folder stays.
+  /// A write in progress in another process lands after the clear.
   public func clear() throws(MagpieError) {
-    for entry in try FileIO.listFiles(configuration.directory.path) {
-      try FileIO.removeFile(entry.path)
+    for entry in try FileIO.listFiles(configuration.directory.path, includingHidden: true) {
+      if entry.name.hasPrefix(Self.temporaryPrefix) {
+        _ = FileIO.removeIfAbandoned(entry.path)
+      } else if !entry.name.hasPrefix(".") {
+        try FileIO.removeFile(entry.path)
+      }
     }
     estimatedSize.withLock { $0 = 0 }
   }
@@ -185,7 +183,11 @@ public final class DiskCache: Sendable {
     for entry in try FileIO.listFiles(configuration.directory.path, includingHidden: true) {
       let age = now.timeIntervalSince(entry.modified)
       if entry.name.hasPrefix(Self.temporaryPrefix) {
-        if age > Self.staleTemporaryAge {
+        // A dead writer's (no lock held), or one so old that its writer
+        // must be gone even where the file system has no flock.
+        if FileIO.removeIfAbandoned(entry.path) {
+          result.freedBytes += entry.size
+        } else if age > Self.staleTemporaryAge {
           try? FileIO.removeFile(entry.path)
           result.freedBytes += entry.size
         }

@@ -44,46 +44,6 @@ enum FileIO {
     }
   }
 
-  /// The file's bytes and its modification time before this read, or `nil`
-  /// when it does not exist. Sets the modification time to `touchingAt`
-  /// (the access date the cache expires by) when it is more than
-  /// ``refreshInterval`` older; a failure to do so is ignored, since the
-  /// read itself succeeded.
-  static func readFile(_ path: String, touchingAt date: Date) throws(MagpieError) -> (Data, Date)? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      if errno == ENOENT { return nil }
-      throw failure("open \(path)")
-    }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw failure("stat \(path)") }
-    let size = Int(info.st_size)
-    var data = Data(count: size)
-    let read = data.withUnsafeMutableBytes { raw -> Int in
-      var done = 0
-      while done < size {
-        let n = Glibc.read(fd, raw.baseAddress! + done, size - done)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return n < 0 ? -1 : done }
-        done += n
-      }
-      return done
-    }
-    guard read >= 0 else { throw failure("read \(path)") }
-    // A file that shrank under us was replaced mid-read; the bytes we have
-    // are from the old inode and complete only if we read all of them.
-    guard read == size else { throw MagpieError(.fileSystem, "read \(path): file changed while reading") }
-    let modified = modificationDate(info)
-    // Like relatime: refresh only a stale access date, so most hits write
-    // no inode. Expiry is counted in days; an hour's slack changes nothing.
-    if date.timeIntervalSince(modified) > refreshInterval || date < modified {
-      var times = [timespec(date), timespec(date)]
-      _ = futimens(fd, &times)
-    }
-    return (data, modified)
-  }
-
   /// The extended attribute that carries an entry's metadata.
   static let metadataAttribute = "user.magpie.metadata"
 
@@ -92,27 +52,18 @@ enum FileIO {
   /// ``metadataAttribute``, flushes it to disk, stamps it `modifiedAt`,
   /// then renames it over `path`: the bytes and their metadata appear
   /// together or not at all. On any failure the temporary file is removed
-  /// and `path` is untouched.
+  /// and `path` is untouched. The temporary file stays locked until renamed
+  /// (see ``createLockedTemporary(_:)``).
   static func writeAtomically(
-    _ data: Data, to path: String, modifiedAt date: Date, metadata: Data? = nil
+    _ data: Data, header: [UInt8] = [], to path: String, modifiedAt date: Date, metadata: Data? = nil
   ) throws(MagpieError) {
     let folder = (path as NSString).deletingLastPathComponent
     let temporary = folder + "/" + DiskCache.temporaryPrefix + randomSuffix()
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw failure("create \(temporary)") }
+    guard let fd = createLockedTemporary(temporary) else { throw failure("create \(temporary)") }
     var closed = false
     do throws(MagpieError) {
-      let written = data.withUnsafeBytes { raw -> Int in
-        var done = 0
-        while done < raw.count {
-          let n = write(fd, raw.baseAddress! + done, raw.count - done)
-          if n < 0 && errno == EINTR { continue }
-          if n <= 0 { return -1 }
-          done += n
-        }
-        return done
-      }
-      guard written >= 0 else { throw failure("write \(path)") }
+      guard header.withUnsafeBytes({ writeAll(fd, $0) }) >= 0, data.withUnsafeBytes({ writeAll(fd, $0) }) >= 0
+      else { throw failure("write \(path)") }
       // Unsupported (ENOTSUP) or too large (E2BIG, ENOSPC): the bytes are
       // still worth keeping, without their metadata.
       if let metadata {
@@ -121,9 +72,11 @@ enum FileIO {
       guard fsync(fd) == 0 else { throw failure("flush \(path)") }
       var times = [timespec(date), timespec(date)]
       _ = futimens(fd, &times)
-      closed = true
-      guard close(fd) == 0 else { throw failure("close \(path)") }
       guard rename(temporary, path) == 0 else { throw failure("rename into \(path)") }
+      closed = true
+      // After the rename: the file is in place, and a failed close (after
+      // a successful fsync) loses nothing.
+      _ = close(fd)
     } catch {
       if !closed { close(fd) }
       unlink(temporary)
@@ -132,7 +85,7 @@ enum FileIO {
   }
 
   /// The metadata attached to the file at `path` by
-  /// ``writeAtomically(_:to:modifiedAt:metadata:)``, or `nil` when
+  /// ``writeAtomically(_:header:to:modifiedAt:metadata:)``, or `nil` when
   /// the file, the attribute or support for it is missing.
   static func metadata(atPath path: String) -> Data? {
     var buffer = [UInt8](repeating: 0, count: 1024)
@@ -146,6 +99,18 @@ enum FileIO {
     }
     guard length >= 0 else { return nil }
     return Data(buffer[..<length])
+  }
+
+  /// Writes all of `bytes` to `fd`; the count, or -1 on failure.
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    var done = 0
+    while done < bytes.count {
+      let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return -1 }
+      done += n
+    }
+    return done
   }
 
   /// Removes a file; a missing file is not an error.
@@ -182,7 +147,7 @@ enum FileIO {
     return entries
   }
 
-  private static func modificationDate(_ info: stat) -> Date {
+  static func modificationDate(_ info: stat) -> Date {
     Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
   }
 
@@ -199,7 +164,7 @@ enum FileIO {
 }
 
 extension timespec {
-  fileprivate init(_ date: Date) {
+  init(_ date: Date) {
     let seconds = date.timeIntervalSince1970
     let whole = seconds.rounded(.down)
     self.init(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))

@@ -26,7 +26,7 @@ import Testing
     #expect(info.status == 0, "\(info.stderr)")
     let infoRecord = try record(info)
     #expect(infoRecord["count"] as? Int == 6)
-    #expect(infoRecord["bytes"] as? Int == 6_000)
+    #expect(infoRecord["bytes"] as? Int == 6 * (DiskCacheEntry.headerSize + 1_000))
     #expect(infoRecord["path"] as? String == folder)
     let keys = ["\"count\"", "\"bytes\"", "\"path\""].compactMap { info.stdout.range(of: $0)?.lowerBound }
     #expect(keys.count == 3 && keys == keys.sorted())

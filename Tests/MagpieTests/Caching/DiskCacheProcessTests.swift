@@ -6,10 +6,7 @@ import Testing
 /// The disk cache shared by separate processes, killed writers, a full disk
 /// and a read-only folder: nothing torn, nothing lost, errors reported.
 @Suite(.timeLimit(.minutes(2))) struct DiskCacheProcessTests {
-  private func json(_ text: String) throws -> [String: Any] {
-    let line = try #require(text.split(separator: "\n").last.map(String.init))
-    return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-  }
+  private func json(_ text: String) throws -> [String: Any] { try ProbeProcess.report(text) }
 
   @Test func twoProcessesWritingTheSameKeysNeverSeeATornFile() throws {
     let dir = try TemporaryDirectory()
@@ -24,12 +21,13 @@ import Testing
       #expect((report["hits"] as? Int ?? 0) > 0, "\(output)")
       #expect((report["writes"] as? Int ?? 0) > 0, "\(output)")
     }
-    // Every file left is a complete PNG, and no temporary file survived.
+    // Every file left is a valid entry holding a complete PNG, and no
+    // temporary file survived.
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
     #expect(!names.contains { $0.hasPrefix(".tmp-") })
     for name in names {
-      let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
-      #expect((try? CoderRegistry.shared.decode(data)) != nil, "\(name) is not a whole image")
+      let entry = try DiskCacheEntry.parse(Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+      #expect((try? CoderRegistry.shared.decode(entry)) != nil, "\(name) is not a whole image")
     }
   }
 
@@ -87,6 +85,39 @@ import Testing
         directory: URL(fileURLWithPath: folder), now: { Date().addingTimeInterval(2 * 3600) }))
     try later.clean()
     #expect(temporaries().isEmpty)
+  }
+
+  @Test func aWriterKilledAtARandomPointLeavesOnlyWholeEntries() throws {
+    let dir = try TemporaryDirectory()
+    let folder = dir.path("loop")
+    let bytes = 8 << 20
+    var random = SystemRandomNumberGenerator()
+    let killAfter = Int.random(in: 1...6, using: &random)
+    let probe = try ProbeProcess.start(ProbeProcess.executable, ["write-loop", folder, "\(bytes)"])
+    // Killed as soon as it announces entry `killAfter`: somewhere in that
+    // entry's write, with the earlier ones complete.
+    #expect(probe.waitForLine("writing loop-\(killAfter)"), "killed after \(killAfter)")
+    kill(probe.process.processIdentifier, SIGKILL)
+    _ = probe.finish()
+    #expect(probe.process.terminationReason == .uncaughtSignal)
+
+    // Under every real name: a complete, valid entry with the whole value.
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+    for name in names where !name.hasPrefix(".") {
+      let payload = try DiskCacheEntry.parse(Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+      #expect(payload.count == 16 + bytes, "\(name)")
+    }
+    let cache = try DiskCache(
+      configuration: .init(directory: URL(fileURLWithPath: folder), maximumEntrySize: 16 + bytes))
+    for index in 0..<killAfter { #expect(try cache.data(forKey: "loop-\(index)")?.count == 16 + bytes) }
+    #expect(try cache.count() >= killAfter && cache.count() <= killAfter + 1)
+    #expect(cache.corruptEntriesDiscarded == 0)
+    // A new cache over the folder works, and a clean removes the dead
+    // writer's leftover temporary file, if it left one.
+    try cache.store(Data("after".utf8), forKey: "after")
+    #expect(try cache.data(forKey: "after") == Data("after".utf8))
+    try cache.clean()
+    #expect(try !FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix(".tmp-") })
   }
 
   @Test func aFullDiskStillLoadsFromMemoryAndReportsTheError() throws {

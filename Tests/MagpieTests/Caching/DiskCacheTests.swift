@@ -29,7 +29,7 @@ import Testing
     #expect(try cache.data(forKey: "https://example.com/b.jpg") == nil)
     #expect(cache.contains("https://example.com/a.jpg"))
     #expect(try cache.count() == 1)
-    #expect(try cache.totalSize() == payload.count)
+    #expect(try cache.totalSize() == DiskCacheEntry.headerSize + payload.count)
     try cache.remove(forKey: "https://example.com/a.jpg")
     #expect(!cache.contains("https://example.com/a.jpg"))
     #expect(try cache.count() == 0)
@@ -121,12 +121,12 @@ import Testing
     // Reading k0 makes it the most recent.
     _ = try cache.data(forKey: "k0")
     clock.advance(by: 2 * 3600)
-    #expect(try cache.totalSize() == 9_000)
-    // The tenth and eleventh writes pass the limit; the store cleans down to 5,000 bytes.
+    #expect(try cache.totalSize() == 9 * (DiskCacheEntry.headerSize + 1_000))
+    // With their headers the tenth write passes the limit; the store cleans down to 5,000 bytes.
     try cache.store(Data(count: 1_000), forKey: "k9")
+    #expect(try cache.totalSize() <= 5_000)
     clock.advance(by: 2 * 3600)
     try cache.store(Data(count: 1_000), forKey: "k10")
-    #expect(try cache.totalSize() <= 5_000)
     let kept = (0...10).filter { cache.contains("k\($0)") }
     #expect(kept == [0, 7, 8, 9, 10])
   }
@@ -147,21 +147,28 @@ import Testing
     #expect(FileIO.status(path)?.modified == clock.date())
   }
 
-  @Test func cleanRemovesCrashLeftoversButNotFreshWrites() throws {
+  @Test func cleanRemovesCrashLeftoversButNotWritesInProgress() throws {
     let dir = try TemporaryDirectory()
     let clock = ManualClock()
     let cache = try makeCache(dir, clock: clock)
     let folder = cache.configuration.directory.path
-    let stale = folder + "/.tmp-dead"
-    let fresh = folder + "/.tmp-alive"
-    _ = FileManager.default.createFile(atPath: stale, contents: Data(count: 10))
-    _ = FileManager.default.createFile(atPath: fresh, contents: Data(count: 10))
-    let old = clock.date().addingTimeInterval(-2 * 3600)
-    try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: stale)
-    try FileManager.default.setAttributes([.modificationDate: clock.date()], ofItemAtPath: fresh)
+    let stale = folder + "/.tmp-old"
+    let dead = folder + "/.tmp-dead"
+    let alive = folder + "/.tmp-alive"
+    for (path, age) in [(stale, 2.0 * 3600), (dead, 0), (alive, 0)] {
+      _ = FileManager.default.createFile(atPath: path, contents: Data(count: 10))
+      try FileManager.default.setAttributes(
+        [.modificationDate: clock.date().addingTimeInterval(-age)], ofItemAtPath: path)
+    }
+    // A writer in progress holds its temporary file's lock; a dead one's
+    // lock went with it.
+    let writer = open(alive, O_WRONLY | O_CLOEXEC)
+    defer { close(writer) }
+    #expect(flock(writer, LOCK_EX) == 0)
     try cache.clean()
     #expect(!FileManager.default.fileExists(atPath: stale))
-    #expect(FileManager.default.fileExists(atPath: fresh))
+    #expect(!FileManager.default.fileExists(atPath: dead))
+    #expect(FileManager.default.fileExists(atPath: alive))
     // Temporary files are never counted as entries.
     #expect(try cache.count() == 0)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Starts `magpie-cache-probe` (built beside the test bundle) and other
 /// helper processes for the multi-process cache tests.
@@ -31,6 +32,12 @@ enum ProbeProcess {
       process.waitUntilExit()
       return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+  }
+
+  /// The JSON object a probe prints as its last line of `output`.
+  static func report(_ output: String) throws -> [String: Any] {
+    let line = try #require(output.split(separator: "\n").last.map(String.init))
+    return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
   }
 
   /// Starts `executable` with `arguments`; stderr is inherited.

@@ -6,6 +6,9 @@
 //   magpie-cache-probe hammer DIR SEED ITERATIONS   write and read PNGs under 16 shared keys
 //   magpie-cache-probe write-big DIR KEY BYTES      announce, then store one big self-checking value
 //   magpie-cache-probe store-and-load DIR           store an image in memory + disk, then load it
+//   magpie-cache-probe soak DIR SEED SECONDS KEYS   random gets, sets, removes and cleans of self-describing values
+//   magpie-cache-probe write-loop DIR BYTES         store big entries under fresh keys until killed
+//   magpie-cache-probe bench DIR BYTES ROUNDS       time entry store/read against plain file I/O
 import Foundation
 import Magpie
 
@@ -16,13 +19,10 @@ func fail(_ message: String) -> Never {
 
 /// A noisy RGBA image of the given side: PNG-encoded it takes real space.
 func noiseImage(side: Int, seed: UInt64) -> Image {
-  var state = seed | 1
+  var random = XorShift(seed: seed)
   var bytes = [UInt8](repeating: 0, count: side * side * 4)
   for i in bytes.indices {
-    state ^= state << 13
-    state ^= state >> 7
-    state ^= state << 17
-    bytes[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state)
+    bytes[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: random.next())
   }
   return Image(pixels: PixelBuffer(width: side, height: side, straightRGBA: bytes), format: .png)
 }
@@ -55,13 +55,8 @@ case "hammer":
   }
   let cache: DiskCache
   do { cache = try DiskCache(configuration: .init(directory: directory)) } catch { fail("\(error)") }
-  var state = seed | 1
-  func next() -> UInt64 {
-    state ^= state << 13
-    state ^= state >> 7
-    state ^= state << 17
-    return state
-  }
+  var random = XorShift(seed: seed)
+  func next() -> UInt64 { random.next() }
   var reads = 0
   var hits = 0
   var torn = 0
@@ -91,10 +86,45 @@ case "hammer":
   print("{\"reads\":\(reads),\"hits\":\(hits),\"torn\":\(torn),\"writes\":\(writes),\"errors\":\(errors.count)}")
   if let first = errors.first { FileHandle.standardError.write(Data("first error: \(first)\n".utf8)) }
 
+case "soak":
+  guard arguments.count == 6, let seed = UInt64(arguments[3]), let seconds = Double(arguments[4]),
+    let keys = Int(arguments[5]), keys > 0
+  else {
+    fail("usage: soak DIR SEED SECONDS KEYS")
+  }
+  print(SoakRun(directory: directory, seed: seed, keys: keys).run(seconds: seconds).json)
+
+case "bench":
+  guard arguments.count == 5, let bytes = Int(arguments[3]), let rounds = Int(arguments[4]) else {
+    fail("usage: bench DIR BYTES ROUNDS")
+  }
+  print(EntryBench.run(directory: directory, bytes: bytes, rounds: rounds))
+
+case "write-loop":
+  guard arguments.count == 4, let bytes = Int(arguments[3]) else { fail("usage: write-loop DIR BYTES") }
+  let cache: DiskCache
+  do {
+    cache = try DiskCache(configuration: .init(directory: directory, maximumEntrySize: bytes + 16))
+  } catch {
+    fail("\(error)")
+  }
+  let value = selfChecking(count: bytes)
+  for index in 0... {
+    let key = "loop-\(index)"
+    _ = cache.fileURL(forKey: key)
+    print("writing \(key)")
+    fflush(nil)
+    do { try cache.store(value, forKey: key) } catch { fail("\(error)") }
+  }
+
 case "write-big":
   guard arguments.count == 5, let bytes = Int(arguments[4]) else { fail("usage: write-big DIR KEY BYTES") }
   let cache: DiskCache
-  do { cache = try DiskCache(configuration: .init(directory: directory)) } catch { fail("\(error)") }
+  do {
+    cache = try DiskCache(configuration: .init(directory: directory, maximumEntrySize: bytes + 16))
+  } catch {
+    fail("\(error)")
+  }
   let value = selfChecking(count: bytes)
   // Hash the key before announcing, so the announcement comes just before
   // the file is opened (OpenSSL's first digest loads its provider).
