@@ -117,9 +117,10 @@ def main():
             records.append(record)
             if problem:
                 failures.append({**record, "problem": problem, "stderr": result["stderr"][:500]})
-    # A machine shared with builds can stall a process for seconds: a file
-    # that timed out after using little CPU is run once more, alone, and
-    # both runs are reported.
+    # A machine shared with builds can stall a process for seconds (the
+    # first big run saw valid files time out on 0.04 s of CPU): a file that
+    # timed out is run once more, alone, and both runs are reported; a slow
+    # decoder times out again.
     retried = []
     for failure in [f for f in failures if f["problem"] == "timeout"]:
         entry = next(e for e in entries if e["name"] == failure["name"])
