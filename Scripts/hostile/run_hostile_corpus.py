@@ -22,9 +22,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 CODES = {"unsupported format", "corrupt data", "truncated data", "image too large", "limit exceeded",
          "invalid argument", "file system"}
-# libjxl as Debian builds it prints its own JXL_FAILURE trail to stderr
-# before magpie's line; tolerated (and counted), nothing else is.
-LIBRARY_NOISE = re.compile(r"^(\./lib/jxl/.*|\s*)$")
+# The codec libraries as Debian builds them print their own diagnostics to
+# stderr before magpie's line (libjxl its JXL_FAILURE trail, dav1d "Error
+# parsing OBU data"): lines not starting "magpie:" are tolerated and
+# counted; there must still be exactly one magpie line, the typed error.
+LIBRARY_NOISE = re.compile(r"^(?!magpie:)")
 ERROR_LINE = re.compile(r"^magpie: error: decode (?P<path>.+?): (?P<code>[a-z ]+): (?P<reason>.+)$")
 
 
@@ -146,7 +148,7 @@ def main():
         "by_format": {fmt: dict(sorted(c.items())) for fmt, c in sorted(outcomes.items())},
         "by_outcome": dict(sorted(collections.Counter(r["outcome"] for r in records).items())),
         "timeouts_retried": retried,
-        "files_with_libjxl_stderr": sum(1 for r in records if r["library_noise"]),
+        "files_with_library_stderr": sum(1 for r in records if r["library_noise"]),
         "slowest": {k: slowest[k] for k in ("name", "mutation", "wall_s", "cpu_s")},
         "largest_rss": {k: largest[k] for k in ("name", "mutation", "rss_mb")},
         "failure_list": failures,
