@@ -17,11 +17,11 @@ ORIGIN_PACKAGES := nginx curl openssl
 # The GTK 4 binding (MagpieGTK/, a package of its own) and its UI tests:
 # GTK's headers, and a private X server with its auth tool for the tests.
 GTK_PACKAGES := libgtk-4-dev xvfb xauth
-TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time
+TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time python3
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build build-minimal release test test-gtk sanitize sanitize-thread sanitize-address soak demo gallery bench deps \
-	test-deps demo-deps gallery-deps bench-deps \
+.PHONY: all build build-minimal release test test-gtk hostile sanitize sanitize-thread sanitize-address soak demo gallery \
+	bench deps test-deps demo-deps gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -58,7 +58,20 @@ test: test-deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie
 	@Scripts/testdata-status.sh
 	$(SWIFT) test --skip-build
+	python3 Scripts/hostile/run_hostile_corpus.py --count $(HOSTILE_TEST_COUNT)
 	$(MAKE) test-gtk
+
+# A fresh hostile corpus (Scripts/hostile: valid, truncated, byte-flipped
+# and limit-declaring files of every format, new random seed each run,
+# printed) through the release `magpie decode`, one process a file: each
+# must decode or fail with a typed error within 5 s and 256 MB. `make test`
+# runs a few hundred files (its release build is there already, and a
+# process per file is what measures a file's time and memory); `make
+# hostile` runs HOSTILE_COUNT, a seed with HOSTILE_SEED=N.
+HOSTILE_TEST_COUNT ?= 300
+HOSTILE_COUNT ?= 3000
+hostile: release
+	python3 Scripts/hostile/run_hostile_corpus.py --count $(HOSTILE_COUNT) $(if $(HOSTILE_SEED),--seed $(HOSTILE_SEED))
 
 # The GTK binding's package: its widget and gallery tests run on their own
 # Xvfb and nginx (about a minute on top of its build).

@@ -138,6 +138,9 @@ struct mp_jpeg_decoder {
   uint8_t *filtered;
   // The ICC profile jpeg_read_icc_profile assembled (malloc'd), or NULL.
   JOCTET *icc;
+  // Asked by the progress monitor whether to stop (the time limit).
+  mp_jpeg_stop_check stop_check;
+  void *stop_context;
 };
 
 // Stops files with absurd scan counts before they cost a pass each.
@@ -148,6 +151,17 @@ static void mp_progress_monitor(j_common_ptr cinfo) {
     snprintf(message, sizeof message, "the JPEG has more than %d scans", MP_JPEG_MAX_SCANS);
     mp_fail(cinfo, MP_JPEG_CORRUPT, message);
   }
+  // cinfo is the decoder's first member.
+  mp_jpeg_decoder *dec = (mp_jpeg_decoder *)d;
+  if (dec->stop_check != NULL && dec->stop_check(dec->stop_context)) {
+    mp_fail(cinfo, MP_JPEG_STOPPED, "the decode ran past its time limit");
+  }
+}
+
+void mp_jpeg_decoder_set_stop_check(mp_jpeg_decoder *dec, mp_jpeg_stop_check check, void *context) {
+  if (dec == NULL) return;
+  dec->stop_check = check;
+  dec->stop_context = context;
 }
 
 mp_jpeg_decoder *mp_jpeg_decoder_create(void) {

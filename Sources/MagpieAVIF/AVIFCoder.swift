@@ -20,7 +20,11 @@ import Magpie
 /// most libavif's ceiling of 16384 x 16384 pixels, which it cannot raise), and
 /// the size the container declares is checked against it before any AV1
 /// data is decoded; a sequence's frame count times its canvas is checked
-/// against `options.maxTotalByteCount` before the first frame. libavif has
+/// against `options.maxTotalByteCount` and its frame count against
+/// `options.maxFrameCount` before the first frame, and the time limit
+/// between frames. A container declaring a larger size than its AV1
+/// sequence header codes is corrupt (libavif would upscale the frame to
+/// it: a kilobyte file becoming hundreds of megabytes). libavif has
 /// no decode-time downscaling, so `options.targetSize` is not used: images
 /// decode at full size and the caller's processors resample them. libavif
 /// 0.11 reads no repetition count, so sequences loop forever (0).
@@ -38,12 +42,16 @@ public struct AVIFCoder: ImageCoder {
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     let decoding = try AVIFDecoding(data: data, maxPixelCount: options.maxPixelCount)
     let count = options.firstFrameOnly ? 1 : decoding.frameCount
+    try options.checkFrameCount(count, format: "avif sequence")
     try options.checkAnimationByteLimit(format: "avif sequence", frameCount: count, canvas: decoding.croppedSize)
     let turn = options.appliesOrientation ? decoding.header.orientation : .up
     var frames: [ImageFrame] = []
     frames.reserveCapacity(count)
     var isPartial = false
+    // libavif decodes a frame in one call: the deadline holds between them.
+    let deadline = options.startDeadline()
     for index in 0..<count {
+      try deadline.check("avif frame \(index + 1)")
       do throws(MagpieError) {
         let pixels = try decoding.frame(at: index).applying(turn)
         let duration = count > 1 ? ImageFrame.browserDuration(milliseconds: decoding.header.durations[index]) : .zero
@@ -67,7 +75,7 @@ public struct AVIFCoder: ImageCoder {
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
     // No pixel limit of ours: nothing is decoded (libavif's own limits,
     // 16384 x 16384 pixels and 32768 a side, still refuse more).
-    let decoding = try AVIFDecoding(data: data, maxPixelCount: Int.max)
+    let decoding = try AVIFDecoding(data: data, maxPixelCount: Int.max, checksCodedSize: false)
     let header = decoding.header
     let size = header.orientation.displayedSize(of: decoding.croppedSize)
     guard decoding.frameCount > 1 else {
@@ -85,6 +93,7 @@ public struct AVIFCoder: ImageCoder {
   public func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)? {
     let decoding = try AVIFDecoding(data: data, maxPixelCount: options.maxPixelCount)
     guard decoding.frameCount > 1 else { return nil }
+    try options.checkFrameCount(decoding.frameCount, format: "avif sequence")
     return AVIFFrameSource(decoding: decoding, options: options)
   }
 

@@ -20,8 +20,10 @@ final class AVIFDecoding {
 
   /// Parses `data`: libavif reads the container (no AV1 decoding) with its
   /// size limit set to `maxPixelCount`, then the declared size is checked
-  /// against it too, before any pixel memory is taken.
-  init(data: Data, maxPixelCount: Int) throws(MagpieError) {
+  /// against it too, before any pixel memory is taken. With
+  /// `checksCodedSize` (for decoding; `info` reads the container alone),
+  /// a declared size larger than the AV1 data codes is refused too.
+  init(data: Data, maxPixelCount: Int, checksCodedSize: Bool = true) throws(MagpieError) {
     guard let decoder = avifDecoderCreate() else {
       throw MagpieError(.imageTooLarge, "libavif could not create a decoder")
     }
@@ -47,6 +49,10 @@ final class AVIFDecoding {
       bytes.deallocate()
       throw error
     }
+    // Every property is set from here: a throw runs deinit, which frees.
+    guard checksCodedSize else { return }
+    try Self.checkCodedSize(
+      decoder, bytes: UnsafeRawBufferPointer(start: bytes.baseAddress, count: data.count), declared: header.storedSize)
   }
 
   deinit {
@@ -69,6 +75,29 @@ final class AVIFDecoding {
         .corruptData, "avif frame \(index) is \(decoded), not the \(header.storedSize) the container declares")
     }
     return try AVIFPixels.rgba(of: image, hasAlpha: header.hasAlpha, crop: header.crop)
+  }
+
+  /// Refuses a container that declares a larger image than the first
+  /// frame's AV1 sequence header can code (libavif would upscale the
+  /// frame to the declared size; see ``AV1SequenceHeader``). Frame data
+  /// libavif read during the parse (an `idat` box) or cannot be located is
+  /// left to libavif.
+  private static func checkCodedSize(
+    _ decoder: UnsafeMutablePointer<avifDecoder>, bytes: UnsafeRawBufferPointer, declared: PixelSize
+  ) throws(MagpieError) {
+    var extent = avifExtent()
+    guard avifDecoderNthImageMaxExtent(decoder, 0, &extent) == AVIF_RESULT_OK, extent.size > 0,
+      extent.offset < UInt64(bytes.count)
+    else { return }
+    let start = Int(extent.offset)
+    let end = start + min(extent.size, bytes.count - start)
+    guard let coded = AV1SequenceHeader(scanning: UnsafeRawBufferPointer(rebasing: bytes[start..<end])) else {
+      return
+    }
+    let bound = coded.maxFrameSize
+    guard declared.width > bound.width || declared.height > bound.height else { return }
+    throw MagpieError(
+      .corruptData, "the avif container declares \(declared) but its AV1 data codes frames of at most \(bound)")
   }
 
   private func diagnostic() -> String { AVIFStatus.text(&decoder.pointee.diag) }

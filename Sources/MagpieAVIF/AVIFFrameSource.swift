@@ -27,11 +27,13 @@ public final class AVIFFrameSource: ImageFrameSource {
 
   private let decoding: AVIFDecoding
   private let turn: ImageOrientation
+  private let options: DecodeOptions
   private var last: (index: Int, pixels: PixelBuffer)?
 
   /// A source over `decoding`, which has more than one frame.
   init(decoding: AVIFDecoding, options: DecodeOptions) {
     self.decoding = decoding
+    self.options = options
     turn = options.appliesOrientation ? decoding.header.orientation : .up
     canvasSize = turn.displayedSize(of: decoding.croppedSize)
   }
@@ -49,6 +51,8 @@ public final class AVIFFrameSource: ImageFrameSource {
     // Asking for the frame just returned again costs nothing.
     if let last, last.index == index { return last.pixels }
     last = nil
+    // libavif decodes forward to the frame in one call: checked before it.
+    try options.startDeadline().check("avif frame \(index + 1)")
     let pixels = try decoding.frame(at: index).applying(turn)
     last = (index, pixels)
     return pixels

@@ -34,25 +34,64 @@ enum AVIFPixels {
         return !hasAlpha
       }
     } else {
-      rgb.depth = 16
-      var deep = [UInt16](repeating: 0, count: width * height * 4)
-      let result = deep.withUnsafeMutableBytes { raw in
-        rgb.pixels = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        rgb.rowBytes = UInt32(width * 8)
-        return avifImageYUVToRGB(image, &rgb)
-      }
-      try AVIFStatus.check(result, "converting YUV to RGB")
-      full = PixelBuffer(uninitializedWidth: width, height: height, alpha: .straight) { raw in
-        let out = raw.bindMemory(to: UInt8.self)
-        deep.withUnsafeBufferPointer { source in
-          // Exact rounding of v * 255 / 65535 (65535 is odd: no ties).
-          for i in 0..<source.count { out[i] = UInt8((UInt32(source[i]) * 255 + 32767) / 65535) }
-        }
-        return !hasAlpha
-      }
+      full = try deepRGBA(of: image, width: width, height: height, hasAlpha: hasAlpha)
     }
     guard let crop, crop.width != width || crop.height != height else { return full }
     return cropped(full, to: crop)
+  }
+
+  /// Rows of luma converted per band from a deep frame, and the rows of
+  /// context converted above and below each band and thrown away: chroma
+  /// upsampling reads the neighbouring chroma rows, so a band's own rows
+  /// come out exactly as from converting the whole frame at once. Bands
+  /// this short put band edges inside the 48-row reference fixtures, whose
+  /// exact comparison with avifdec checks them.
+  static let bandRows = 16
+  static let contextRows = 8
+
+  /// A deeper-than-8-bit frame as RGBA8: converted at 16 bits a band of
+  /// rows at a time (a view of the planes, `avifImageSetViewRect`) and
+  /// rounded into the output, so the 16-bit intermediate is one band, not
+  /// 8 bytes for every pixel of the frame (twice the output's size).
+  private static func deepRGBA(
+    of image: UnsafeMutablePointer<avifImage>, width: Int, height: Int, hasAlpha: Bool
+  ) throws(MagpieError) -> PixelBuffer {
+    var deep = [UInt16](repeating: 0, count: width * (bandRows + 2 * contextRows) * 4)
+    return try PixelBuffer(uninitializedWidth: width, height: height, alpha: .straight) {
+      (raw: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
+      let out = raw.bindMemory(to: UInt8.self)
+      var y = 0
+      while y < height {
+        let rows = min(bandRows, height - y)
+        // Even edges: the view must start on a chroma row of 4:2:0.
+        let top = max(0, y - contextRows)
+        let bottom = min(height, y + rows + contextRows)
+        var rect = avifCropRect(x: 0, y: UInt32(top), width: UInt32(width), height: UInt32(bottom - top))
+        var view = avifImage()
+        try AVIFStatus.check(avifImageSetViewRect(&view, image, &rect), "taking rows \(top)..<\(bottom)")
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, &view)
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.alphaPremultiplied = 0
+        rgb.depth = 16
+        let result = deep.withUnsafeMutableBytes { band in
+          rgb.pixels = band.baseAddress!.assumingMemoryBound(to: UInt8.self)
+          rgb.rowBytes = UInt32(width * 8)
+          return avifImageYUVToRGB(&view, &rgb)
+        }
+        try AVIFStatus.check(result, "converting YUV to RGB")
+        let skip = (y - top) * width * 4
+        let base = y * width * 4
+        deep.withUnsafeBufferPointer { source in
+          // Exact rounding of v * 255 / 65535 (65535 is odd: no ties).
+          for i in 0..<(rows * width * 4) {
+            out[base + i] = UInt8((UInt32(source[skip + i]) * 255 + 32767) / 65535)
+          }
+        }
+        y += rows
+      }
+      return !hasAlpha
+    }
   }
 
   /// The `crop` rectangle of `buffer`, copied row by row.

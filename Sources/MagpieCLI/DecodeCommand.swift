@@ -9,10 +9,11 @@ import Magpie
 /// library's default conversion to sRGB.
 enum DecodeCommand {
   static func run(_ words: [String]) throws(CLIError) {
-    let arguments = try ParsedArguments(words, valued: ["--out", "--color"])
+    let arguments = try ParsedArguments(words, valued: Set(["--out", "--color"]).union(DecodeOptions.limitFlags))
     guard let out = arguments.value("--out") else { throw .usage("decode", "--out DIR is required") }
     guard !arguments.positionals.isEmpty else { throw .usage("decode", "expected at least one FILE") }
     var options = DecodeOptions()
+    try options.applyLimits(from: arguments)
     switch arguments.value("--color") {
     case nil: options.colorManagement = .preserve
     case "srgb": options.colorManagement = .convertToSRGB

@@ -13,6 +13,8 @@ enum MagpieCommand {
       info FILE_OR_URL                          format, size, frames and timing as JSON
       decode FILE... --out DIR [--color srgb]   decode to DIR/NAME.rgba and DIR/NAME.json (stored colours;
                                                 --color srgb converts embedded profiles to sRGB)
+              [--max-pixels N] [--max-bytes N] [--max-frames N] [--time-limit-ms N]
+                                                decode limits (default 100 MP, 256 MiB, 10000, 10000 ms)
       convert IN OUT [--format jpeg|png|gif|webp] [--quality 0-100] [--process SPEC]
               [--icc none|original|srgb] [--keep-metadata]
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]

@@ -38,6 +38,8 @@ public struct HEIFCoder: ImageCoder {
       let declared = file.primary.size
       let source = Self.source(for: file.primary, options: options)
       try options.checkPixelLimit(decoded: source.size, declared: declared)
+      // libheif decodes the image in one call: the limit is checked before it.
+      try options.startDeadline().check("the heic image")
       var pixels = try source.decodeRGBA8()
       let factor = options.shrinkDenominator(for: pixels.size, orientation: .up, choices: Array(2...64))
       if factor > 1 { pixels = Resampler.boxReduce(pixels, factorX: factor, factorY: factor) }

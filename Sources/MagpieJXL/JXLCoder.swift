@@ -40,7 +40,10 @@ public struct JXLCoder: ImageCoder {
     let reader = JXLFrameReader(canvas: canvas, allowsPartial: options.allowsPartialImage)
     var frames: [ImageFrame] = []
     var isPartial = false
+    // libjxl decodes a frame per call: the deadline holds between them.
+    let deadline = options.startDeadline()
     while frames.count < frameCount {
+      try deadline.check("jxl frame \(frames.count + 1)")
       let next: (pixels: PixelBuffer, isPartial: Bool)?
       do { next = try reader.next(from: session) } catch {
         // Damage after the first frame ends an animation there, as in GIF.

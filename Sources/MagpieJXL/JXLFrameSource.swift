@@ -15,14 +15,18 @@ final class JXLFrameSource: ImageFrameSource {
   private let durations: [Duration]
   private let data: Data
   private let keepsOrientation: Bool
+  /// Each ``frame(at:)`` call's time limit.
+  private let options: DecodeOptions
   private var session: JXLSession
   /// The frame the session emits next.
   private var position = 0
 
   var frameCount: Int { durations.count }
 
-  private init(data: Data, header: JXLHeader, keepsOrientation: Bool) throws(MagpieError) {
+  private init(data: Data, header: JXLHeader, options: DecodeOptions) throws(MagpieError) {
+    let keepsOrientation = !options.appliesOrientation
     self.data = data
+    self.options = options
     self.keepsOrientation = keepsOrientation
     canvasSize = header.canvas(keepsOrientation: keepsOrientation)
     loopCount = header.loopCount
@@ -38,7 +42,7 @@ final class JXLFrameSource: ImageFrameSource {
     guard header.isAnimated, header.durations.count > 1 else { return nil }
     let canvas = header.canvas(keepsOrientation: !options.appliesOrientation)
     try options.checkPixelLimit(decoded: canvas, declared: canvas)
-    return try JXLFrameSource(data: data, header: header, keepsOrientation: !options.appliesOrientation)
+    return try JXLFrameSource(data: data, header: header, options: options)
   }
 
   func duration(ofFrame index: Int) -> Duration { durations[index] }
@@ -56,6 +60,8 @@ final class JXLFrameSource: ImageFrameSource {
       position = index
     }
     do throws(MagpieError) {
+      // libjxl decodes the frame in one call: checked before it.
+      try options.startDeadline().check("jxl frame \(index + 1)")
       let reader = JXLFrameReader(canvas: canvasSize, allowsPartial: false)
       guard let frame = try reader.next(from: session) else {
         throw MagpieError(.truncatedData, "jxl: frame \(index) is missing")

@@ -64,6 +64,10 @@ struct JXLHeader {
         if !framesToo, let header { return header }
       case JXL_DEC_FRAME:
         header?.durations.append(duration(ticks: session.frameDuration(), per: ticks))
+        // Counted as the frame headers come: one past the limit refuses.
+        if let limits, let count = header?.durations.count, count > limits.maxFrameCount {
+          try limits.checkFrameCount(count, format: "jxl")
+        }
       case JXL_DEC_SUCCESS:
         guard let header, !header.durations.isEmpty else { throw MagpieError(.corruptData, "jxl: no frames") }
         return header

@@ -38,6 +38,9 @@ typedef enum {
   MP_JPEG_UNSUPPORTED = 4,
   /// The caller broke the call order or passed a bad argument.
   MP_JPEG_MISUSE = 5,
+  /// The stop check set with mp_jpeg_decoder_set_stop_check asked to stop
+  /// (the decode ran past its time limit).
+  MP_JPEG_STOPPED = 6,
 } mp_jpeg_status;
 
 /// The colour space of the stored components.
@@ -95,6 +98,15 @@ typedef struct mp_jpeg_decoder mp_jpeg_decoder;
 
 /// A new decoder, or NULL when out of memory.
 mp_jpeg_decoder *mp_jpeg_decoder_create(void);
+
+/// Asked from libjpeg's progress monitor (once per iMCU row while scans are
+/// read and rows decoded): return nonzero to stop the decode with
+/// MP_JPEG_STOPPED.
+typedef int (*mp_jpeg_stop_check)(void *context);
+
+/// Sets the check asked during decoding, or none with NULL; `context` is
+/// passed to it and must outlive the decoder's use.
+void mp_jpeg_decoder_set_stop_check(mp_jpeg_decoder *dec, mp_jpeg_stop_check check, void *context);
 
 /// Frees the decoder and everything libjpeg allocated for it. NULL is fine.
 void mp_jpeg_decoder_destroy(mp_jpeg_decoder *decoder);

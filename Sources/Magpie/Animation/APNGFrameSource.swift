@@ -35,15 +35,18 @@ public final class APNGFrameSource: ImageFrameSource {
   private let animation: APNGAnimation
   private let turn: ImageOrientation
   private let usesFastPath: Bool
+  /// Each ``frame(at:)`` call's time limit.
+  private let options: DecodeOptions
   private let keyframes: KeyframeIndex
   private var compositor: APNGCompositor
   private var cursor: ForwardFrameCursor
 
   private init(
     data: Data, bytes: OwnedBytes, header: PNGHeader, animation: APNGAnimation, turn: ImageOrientation,
-    usesFastPath: Bool, colorProfile: ColorProfile?
+    usesFastPath: Bool, colorProfile: ColorProfile?, options: DecodeOptions
   ) {
     self.colorProfile = colorProfile
+    self.options = options
     self.data = data
     self.bytes = bytes
     self.header = header
@@ -74,10 +77,11 @@ public final class APNGFrameSource: ImageFrameSource {
     try options.checkPixelLimit(decoded: header.size, declared: header.size)
     let animation = try APNGAnimation(parsing: bytes.bytes, canvas: header.size)
     guard animation.stillReason == nil, !animation.frames.isEmpty else { return nil }
+    try options.checkFrameCount(animation.frames.count, format: "apng")
     return APNGFrameSource(
       data: data, bytes: bytes, header: header, animation: animation,
       turn: options.appliesOrientation ? preamble.orientation : .up, usesFastPath: usesFastPath,
-      colorProfile: preamble.colorProfile)
+      colorProfile: preamble.colorProfile, options: options)
   }
 
   /// The frame's fcTL delay as browsers play it.
@@ -88,10 +92,14 @@ public final class APNGFrameSource: ImageFrameSource {
     guard index >= 0 && index < frameCount else {
       throw MagpieError(.invalidArgument, "APNG frame \(index) is not in 0..<\(frameCount)")
     }
+    let deadline = options.startDeadline()
     return try cursor.frame(
       at: index,
       restart: { atFirstFrame in compositor = APNGCompositor(size: header.size, startsAtFirstFrame: atFirstFrame) },
-      draw: { (next) throws(MagpieError) in try draw(next) })
+      draw: { (next) throws(MagpieError) in
+        try deadline.check("APNG frame \(next)")
+        return try draw(next)
+      })
   }
 
   /// Decodes frame `index` and draws it; returns the canvas as shown.

@@ -41,15 +41,18 @@ public final class GIFFrameSource: ImageFrameSource {
   private let reader: GIFFileReader
   private let decoder: GIFFrameDecoder
   private let allowsPartialFrame: Bool
+  /// The limits each ``frame(at:)`` call decodes within (its time limit).
+  private let options: DecodeOptions
   /// The frame the decoder draws next; `nil` after an error, when the
   /// canvas cannot be trusted.
   private var nextIndex: Int? = 0
   /// The frame handed out last, handed out again when asked again.
   private var last: (index: Int, pixels: PixelBuffer)?
 
-  private init(data: Data, layout: GIFLayout, allowsPartialFrame: Bool) throws(MagpieError) {
+  private init(data: Data, layout: GIFLayout, options: DecodeOptions) throws(MagpieError) {
     self.data = data
-    self.allowsPartialFrame = allowsPartialFrame
+    self.allowsPartialFrame = options.allowsPartialImage
+    self.options = options
     let bytes = OwnedBytes(copying: data)
     self.bytes = bytes
     self.layout = layout
@@ -71,16 +74,18 @@ public final class GIFFrameSource: ImageFrameSource {
         width: Int(data[b + 6]) | Int(data[b + 7]) << 8, height: Int(data[b + 8]) | Int(data[b + 9]) << 8)
       if screen.width > 0 && screen.height > 0 { try options.checkPixelLimit(decoded: screen, declared: screen) }
     }
-    let layout = try GIFLayout(walking: data)
+    // One frame past the limit is enough to refuse the file.
+    let layout = try GIFLayout(walking: data, frameLimit: options.frameCountToRefuse)
     try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
     guard layout.frameCount > 1 else { return nil }
+    try options.checkFrameCount(layout.frameCount, format: "gif")
     let bound = max(options.maxTotalByteCount / 2, 4 * layout.canvas.pixelCount)
     for (index, frame) in layout.frames.enumerated() where frame.width * frame.height > bound {
       throw MagpieError(
         .imageTooLarge,
         "gif frame \(index + 1) declares \(frame.width)x\(frame.height) pixels, more than the limits allow")
     }
-    return try GIFFrameSource(data: data, layout: layout, allowsPartialFrame: options.allowsPartialImage)
+    return try GIFFrameSource(data: data, layout: layout, options: options)
   }
 
   /// The frame's delay as browsers play it.
@@ -101,9 +106,10 @@ public final class GIFFrameSource: ImageFrameSource {
       nextIndex = start
     }
     last = nil
+    let deadline = options.startDeadline()
     do throws(MagpieError) {
       while let next = nextIndex, next <= index {
-        let damage = try decodeNext(next)
+        let damage = try decodeNext(next, deadline: deadline)
         nextIndex = next + 1
         // Kept as drawn so far only as the frame asked for; the canvas
         // cannot be drawn on after it.
@@ -123,12 +129,12 @@ public final class GIFFrameSource: ImageFrameSource {
 
   /// Draws frame `index`; returns the damage when it is damaged and may be
   /// kept as drawn so far, throws it when it may not.
-  private func decodeNext(_ index: Int) throws(MagpieError) -> MagpieError? {
+  private func decodeNext(_ index: Int, deadline: DecodeDeadline) throws(MagpieError) -> MagpieError? {
     guard let frame = try reader.nextFrame() else {
       throw reader.damage ?? MagpieError(.truncatedData, "gif data ends before frame \(index + 1)")
     }
     decodedFrameCount += 1
-    let damaged = decoder.draw(frame, index: index + 1, from: reader)
+    let damaged = try decoder.draw(frame, index: index + 1, from: reader, deadline: deadline)
     let damage =
       reader.damage
       ?? (damaged ? MagpieError(.corruptData, "gif frame \(index + 1)'s compressed pixel data is damaged") : nil)

@@ -14,8 +14,10 @@ import Foundation
 ///
 /// Everything but ``frame(at:)`` is read from the headers when the source
 /// is made, without decoding any pixels. ``DecodeOptions/maxPixelCount`` is
-/// checked against the canvas then; ``DecodeOptions/maxTotalByteCount`` is
-/// not, since a source holds one canvas, not every frame.
+/// checked against the canvas then, and ``DecodeOptions/maxFrameCount``
+/// against the frame count; ``DecodeOptions/maxTotalByteCount`` is not,
+/// since a source holds one canvas, not every frame. Each ``frame(at:)``
+/// call decodes within ``DecodeOptions/decodeTimeLimit``.
 ///
 /// A source is not `Sendable`: its decoder state changes with every call.
 /// One owner uses it at a time; to use it on another executor, hand it over

@@ -80,6 +80,7 @@ public final class WebPFrameSource: ImageFrameSource {
     guard container.isAnimated && container.frameCount > 1 else { return nil }
     let canvas = PixelSize(width: container.width, height: container.height)
     try options.checkPixelLimit(decoded: canvas, declared: canvas)
+    try options.checkFrameCount(container.frameCount, format: "webp")
     return try WebPFrameSource(data: data, bytes: bytes, container: container, options: options)
   }
 
@@ -93,10 +94,14 @@ public final class WebPFrameSource: ImageFrameSource {
     guard index >= 0 && index < frameCount else {
       throw MagpieError(.invalidArgument, "webp frame \(index) is not in 0..<\(frameCount)")
     }
+    let deadline = options.startDeadline()
     return try cursor.frame(
       at: index,
       restart: { atFirstFrame in compositor = APNGCompositor(size: compositor.size, startsAtFirstFrame: atFirstFrame) },
-      draw: { (next) throws(MagpieError) in try draw(next) })
+      draw: { (next) throws(MagpieError) in
+        try deadline.check("webp frame \(next + 1)")
+        return try draw(next)
+      })
   }
 
   /// Decodes frame `index` and draws it; returns the canvas as shown.

@@ -13,12 +13,16 @@ enum APNGDecoder {
     options: DecodeOptions, usesFastPath: Bool = true
   ) throws(MagpieError) -> [ImageFrame] {
     let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
+    // The frames the file holds (each an fcTL chunk), before any is decoded.
+    try options.checkFrameCount(frameCount, format: "apng")
+    let deadline = options.startDeadline()
     // Every frame is a full canvas: check the total before making any.
     try options.checkAnimationByteLimit(format: "apng", frameCount: frameCount, canvas: header.size)
     var compositor = APNGCompositor(size: header.size)
     var frames: [ImageFrame] = []
     frames.reserveCapacity(frameCount)
     for (index, frame) in animation.frames.prefix(frameCount).enumerated() {
+      try deadline.check("APNG frame \(index)")
       let pixels = try pixels(
         of: frame, index: index, animation: animation, in: bytes, header: header, usesFastPath: usesFastPath
       ) { () throws(MagpieError) -> PixelBuffer in try reader.readPixels() }

@@ -73,6 +73,25 @@ public struct DecodeOptions: Sendable {
   /// The budget of the frame buffer an on-demand animation plays from
   /// (see ``AnimationFrameBuffer``).
   public var frameBufferBudget = AnimationFrameBuffer.defaultBudget
+  /// The most frames an animation may have or declare (default
+  /// ``defaultMaxFrameCount``); more is a ``MagpieError/Code/limitExceeded``
+  /// error naming the count, raised from the headers before any frame is
+  /// decoded, by the eager decode and the frame sources of every animated
+  /// format. With ``firstFrameOnly`` only the first frame is read and the
+  /// limit does not apply.
+  public var maxFrameCount = DecodeOptions.defaultMaxFrameCount
+  /// The longest one image's decode may take (default
+  /// ``defaultDecodeTimeLimit``; `nil` for no limit). Longer is a
+  /// ``MagpieError/Code/limitExceeded`` error naming the time. Checked
+  /// cooperatively at frame boundaries and between bands of rows where
+  /// Magpie drives the decoder (GIF's LZW, PNG and APNG rows and frames,
+  /// JPEG's scanline loop), and between frames where a library decodes a
+  /// whole frame at once (WebP, AVIF, JPEG XL, HEIC). A frame source
+  /// applies it to each ``ImageFrameSource/frame(at:)`` call.
+  public var decodeTimeLimit: Duration? = DecodeOptions.defaultDecodeTimeLimit
+  /// The clock ``decodeTimeLimit`` is measured on; tests put a virtual one
+  /// here.
+  package var decodeClock = DecodeClock.continuous
 
   /// Full-size decode of every frame, 100-megapixel limit, 256 MiB for all
   /// frames together, orientation applied.

@@ -88,9 +88,14 @@ public struct GIFCoder: ImageCoder {
     }
     // Count the frames from the records first, so that an animation over
     // the all-frames limit is refused before any canvas is made.
-    let layout = try GIFLayout(walking: data, frameLimit: options.firstFrameOnly ? 1 : .max)
+    // The walk stops one frame past the frame limit: enough to refuse.
+    let deadline = options.startDeadline()
+    let layout = try GIFLayout(
+      walking: data,
+      frameLimit: options.firstFrameOnly ? 1 : options.frameCountToRefuse)
     try options.checkPixelLimit(decoded: layout.canvas, declared: layout.canvas)
     let frameCount = options.firstFrameOnly ? 1 : layout.frameCount
+    try options.checkFrameCount(frameCount, format: "gif")
     try options.checkAnimationByteLimit(format: "gif", frameCount: frameCount, canvas: layout.canvas)
     return try GIFFileReader.withReader(data) { reader throws(MagpieError) -> Image in
       let canvas = GIFCompositor(width: layout.canvas.width, height: layout.canvas.height)
@@ -115,8 +120,9 @@ public struct GIFCoder: ImageCoder {
           throw MagpieError(
             .imageTooLarge, "gif frames declare \(declaredPixels) pixels by frame \(index), more than the limits allow")
         }
-        let lzwDamaged = GIFFrameDecoder.draw(
-          frame, index: index, from: reader, onto: canvas, lzw: lzw, band: band, compressed: &compressed)
+        let lzwDamaged = try GIFFrameDecoder.draw(
+          frame, index: index, from: reader, onto: canvas, lzw: lzw, band: band, compressed: &compressed,
+          deadline: deadline)
         if index == 1, let damage = reader.damage { throw damage }
         if lzwDamaged && index == 1 {
           throw MagpieError(.corruptData, "gif frame 1's compressed pixel data is damaged")

@@ -31,38 +31,44 @@ final class GIFFrameDecoder {
 
   /// Draws `frame` onto this decoder's canvas; see
   /// ``draw(_:index:from:onto:lzw:band:compressed:)``.
-  func draw(_ frame: GIFFileReader.FrameHeader, index: Int, from reader: GIFFileReader) -> Bool {
-    Self.draw(frame, index: index, from: reader, onto: canvas, lzw: lzw, band: band, compressed: &compressed)
+  func draw(
+    _ frame: GIFFileReader.FrameHeader, index: Int, from reader: GIFFileReader, deadline: DecodeDeadline
+  ) throws(MagpieError) -> Bool {
+    try Self.draw(
+      frame, index: index, from: reader, onto: canvas, lzw: lzw, band: band, compressed: &compressed,
+      deadline: deadline)
   }
 
   /// Disposes of the previous frame and draws `frame`, which `reader` has
   /// just returned as its frame `index` (the first is 1), reading its
   /// compressed data into `compressed`. Returns whether that data was
   /// damaged (ended before the frame's last visible row); a cut-off read is
-  /// in `reader.damage`.
+  /// in `reader.damage`. Checks `deadline` before the frame and between
+  /// bands of rows.
   @inline(__always)
   static func draw(
     _ frame: GIFFileReader.FrameHeader, index: Int, from reader: GIFFileReader, onto canvas: GIFCompositor,
-    lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>, compressed: inout [UInt8]
-  ) -> Bool {
+    lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>, compressed: inout [UInt8], deadline: DecodeDeadline
+  ) throws(MagpieError) -> Bool {
+    try deadline.check("gif frame \(index)")
     canvas.beginFrame(
       left: frame.left, top: frame.top, frameWidth: frame.width, frameHeight: frame.height,
       disposal: frame.disposal, hasTransparency: frame.transparentIndex != nil)
     reader.fillColorTable(canvas.colorTable, transparentIndex: frame.transparentIndex)
     let codeSize = reader.readCompressedData(into: &compressed, frame: index)
     guard frame.width > 0 && frame.height > 0 else { return false }
-    return compressed.withUnsafeBufferPointer { data in
+    return try compressed.withUnsafeBufferPointer { (data) throws(MagpieError) -> Bool in
       lzw.reset(data: data, minimumCodeSize: codeSize)
-      return decodeRows(of: frame, with: lzw, band: band, onto: canvas)
+      return try decodeRows(of: frame, index: index, with: lzw, band: band, onto: canvas, deadline: deadline)
     }
   }
 
   /// Decompresses a frame band by band and draws its rows; returns whether
   /// the data was damaged.
   private static func decodeRows(
-    of frame: GIFFileReader.FrameHeader, with lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>,
-    onto canvas: GIFCompositor
-  ) -> Bool {
+    of frame: GIFFileReader.FrameHeader, index: Int, with lzw: GIFLZWDecoder, band: UnsafeMutablePointer<UInt8>,
+    onto canvas: GIFCompositor, deadline: DecodeDeadline
+  ) throws(MagpieError) -> Bool {
     let width = frame.width
     let rowsPerBand = max(1, bandCapacity / width)
     // Rows stored past the canvas bottom never show: stop before them
@@ -80,6 +86,7 @@ final class GIFFrameDecoder {
       }
       sequence += complete
       if complete < rows { return true }
+      if sequence < visibleRows { try deadline.check("gif frame \(index) row \(sequence)") }
     }
     return false
   }

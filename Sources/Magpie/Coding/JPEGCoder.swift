@@ -137,6 +137,9 @@ public struct JPEGCoder: ImageCoder {
     color: JPEGColorPlan
   ) {
     let decompressor = try JPEGDecompressor()
+    let deadline = options.startDeadline()
+    try deadline.check("the JPEG header")
+    decompressor.setDeadline(deadline)
     let header = try decompressor.readHeader(bytes)
     let color = JPEGColorPlan(header: header, options: options, decompressor: decompressor)
     let orientation = orientation(of: header)

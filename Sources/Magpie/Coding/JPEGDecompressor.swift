@@ -14,6 +14,15 @@ final class JPEGDecompressor {
   /// instead of the naive inversion.
   var cmykTransform: ColorTransform?
   private var outputWidth = 0
+  /// The deadline libjpeg's progress monitor checks, boxed for the C
+  /// callback's context; kept alive here as long as the decoder.
+  private var deadline: DeadlineBox?
+
+  /// A ``DecodeDeadline`` behind a pointer C can carry.
+  private final class DeadlineBox {
+    let deadline: DecodeDeadline
+    init(_ deadline: DecodeDeadline) { self.deadline = deadline }
+  }
 
   /// A fresh decoder; fails only when out of memory.
   init() throws(MagpieError) {
@@ -24,6 +33,21 @@ final class JPEGDecompressor {
   }
 
   deinit { mp_jpeg_decoder_destroy(handle) }
+
+  /// Makes libjpeg stop once `deadline` has passed: its progress monitor
+  /// asks once per iMCU row, both while a multi-scan image's scans are read
+  /// in ``start()`` and while rows are decoded.
+  func setDeadline(_ deadline: DecodeDeadline) {
+    guard deadline.limit != nil else { return }
+    let box = DeadlineBox(deadline)
+    self.deadline = box
+    mp_jpeg_decoder_set_stop_check(
+      handle,
+      { context in
+        guard let context else { return 0 }
+        return Unmanaged<DeadlineBox>.fromOpaque(context).takeUnretainedValue().deadline.hasPassed ? 1 : 0
+      }, Unmanaged.passUnretained(box).toOpaque())
+  }
 
   /// Reads the markers up to the first scan.
   func readHeader(_ bytes: UnsafeRawBufferPointer) throws(MagpieError) -> mp_jpeg_header {
@@ -107,6 +131,11 @@ final class JPEGDecompressor {
       throw MagpieError(.imageTooLarge, "the JPEG is too large to decode: \(message)")
     case MP_JPEG_UNSUPPORTED:
       throw MagpieError(.unsupportedFormat, "this JPEG variant is not supported: \(message)")
+    case MP_JPEG_STOPPED:
+      // The deadline says how long it ran; the fallback only if the clock
+      // went back in between.
+      try deadline?.deadline.check("the JPEG's scanline loop")
+      throw MagpieError(.limitExceeded, "the JPEG decode ran past decodeTimeLimit")
     case MP_JPEG_MISUSE:
       throw MagpieError(.invalidArgument, "JPEG decoder misused: \(message)")
     default:

@@ -128,6 +128,9 @@ public struct PNGCoder: ImageCoder {
         of: animation, in: bytes, reader: reader, header: header, options: options, usesFastPath: usesFastPath)
       loopCount = animation.loopCount
     } else {
+      // libpng decodes the rows in one call, at most the pixel limit's
+      // worth: the time limit is checked before it.
+      try options.startDeadline().check("the PNG image")
       let resampled = options.downsamples(header.size, orientation: preamble.orientation)
       frames = [ImageFrame(pixels: try reader.readPixels(premultiplied: resampled))]
     }

@@ -23,8 +23,11 @@ enum WebPAnimationDecoder {
     var compositor = APNGCompositor(size: PixelSize(width: container.width, height: container.height))
     var frames: [ImageFrame] = []
     frames.reserveCapacity(frameCount)
+    let deadline = options.startDeadline()
     try container.forEachFrame(upTo: frameCount) { (frame) throws(MagpieError) in
       let index = frames.count
+      // libwebp decodes a frame in one call: the deadline holds between them.
+      try deadline.check("webp frame \(index + 1)")
       let control = try control(of: frame, index: index, in: container)
       let pixels = try pixels(of: frame, index: index, control: control, options: options)
       frames.append(

@@ -86,6 +86,8 @@ public struct WebPCoder: ImageCoder {
       }
       return Image(frames: frames, loopCount: container.loopCount, format: .webp, orientation: orientation)
     }
+    // libwebp decodes a still in one call: the limit is checked before it.
+    try options.startDeadline().check("the webp image")
     let pixels = try WebPDecoder.decodeStill(bytes, orientation: turn, options: options)
     return Image(
       frames: [ImageFrame(pixels: pixels.applying(turn))], loopCount: 0, format: .webp, orientation: orientation)

@@ -64,6 +64,7 @@ enum WebPDecoder {
     let canvas = PixelSize(width: container.width, height: container.height)
     try options.checkPixelLimit(decoded: canvas, declared: canvas)
     let frameCount = options.firstFrameOnly ? 1 : container.frameCount
+    try options.checkFrameCount(frameCount, format: "webp")
     try options.checkAnimationByteLimit(format: "webp", frameCount: frameCount, canvas: canvas)
     return try WebPAnimationDecoder.frames(in: container, frameCount: frameCount, options: options)
   }

@@ -23,6 +23,12 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
     public static let truncatedData = Code("truncated data")
     /// The image declares more pixels than the configured limit allows.
     public static let imageTooLarge = Code("image too large")
+    /// A decode limit other than size was reached: more frames than
+    /// ``DecodeOptions/maxFrameCount`` or a decode longer than
+    /// ``DecodeOptions/decodeTimeLimit``. The reason names the limit, its
+    /// value and what the image had (pixels and bytes over their limits stay
+    /// ``imageTooLarge``).
+    public static let limitExceeded = Code("limit exceeded")
     /// An encoder refused or failed to produce bytes.
     public static let encodingFailed = Code("encoding failed")
     /// A caller passed a value outside what the API accepts.
