@@ -24,7 +24,7 @@
 # toolchain's own libraries, each with why it is not a race of ours.
 #
 # A one-line summary (sanitizer, tests, seconds, reports) goes to
-# $scratch/summary.json for Scripts/robustness-report.py.
+# docs/robustness/sanitizer-MODE.json for Scripts/robustness_report.py.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -56,12 +56,14 @@ case "$mode" in
     exit 2
     ;;
 esac
+summary=$root/docs/robustness/sanitizer-$mode.json
 rm -rf "$reports"
-mkdir -p "$reports"
+mkdir -p "$reports" "$(dirname "$summary")"
 flags=(--sanitize="$mode" --scratch-path "$scratch")
 # shellcheck disable=SC2086 # SWIFT_FLAGS is a list of flags.
 "$swift" build --build-tests "${flags[@]}" ${SWIFT_FLAGS:-}
 started=$(date +%s)
+commit=$(git rev-parse --short HEAD 2> /dev/null || echo unknown)
 set +e
 "$swift" test --skip-build "${flags[@]}" 2>&1 | tee "$root/$scratch/test.log"
 status=${PIPESTATUS[0]}
@@ -74,7 +76,7 @@ if compgen -G "$reports/report.*" > /dev/null; then
 fi
 printf '{"sanitizer": "%s", "tests": %s, "seconds": %s, "reports": %s, "status": %s, "date": "%s", "commit": "%s"}\n' \
   "$mode" "${tests:-0}" "$seconds" "$count" "$status" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-  "$(git rev-parse --short HEAD 2> /dev/null || echo unknown)" > "$root/$scratch/summary.json"
+  "$commit" > "$summary"
 if compgen -G "$reports/report.*" > /dev/null; then
   cat "$reports"/report.* >&2
   echo "sanitize: $count $mode sanitizer report(s), in $reports" >&2
