@@ -184,7 +184,9 @@ extension DataLoaderTests {
       let name = try #require(try Self.sampleNames().first)
       let refused = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(quickConfiguration()))
       #expect(refused.error?.code == .network)
-      #expect(refused.error?.reason.contains("TLS") == true, "\(refused.error.map { "\($0)" } ?? "")")
+      // FoundationNetworking reports a failed certificate check as an
+      // unknown URLError (-1), so only libcurl's reason can say "TLS".
+      if kind == .curl { #expect(refused.error?.reason.contains("TLS") == true) }
       #expect(refused.body.isEmpty)
       let pipeline = try HostilePipeline(kind: kind, configuration: quickConfiguration())
       let error = await pipeline.error(loading: nginx.url("/\(name)"))
