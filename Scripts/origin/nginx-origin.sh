@@ -2,7 +2,7 @@
 # A throwaway nginx origin on 127.0.0.1 (never any other address), for the
 # tests, `make demo` and `make bench`.
 #
-# usage: nginx-origin.sh ROOT [--workdir DIR] [--tls] [--bench]
+# usage: nginx-origin.sh ROOT [--workdir DIR] [--tls] [--expired] [--bench]
 #
 # Generates a config into a work folder (a new temporary one unless
 # --workdir names one), starts nginx in the foreground on a free port, waits
@@ -20,6 +20,8 @@
 #               one line per request: "URI STATUS BODY_BYTES CONNECTION".
 #   --tls       serve HTTPS with a self-signed certificate for 127.0.0.1
 #               and localhost (made with openssl into the work folder)
+#   --expired   with --tls: the certificate expired in 2020 (valid for one
+#               day of January 2020), to test that expiry is refused
 #   --bench     tuned for throughput: one worker per core, no access log,
 #               open file cache (files must not change while it runs)
 #
@@ -31,17 +33,19 @@
 # folders) and as any other user.
 set -euo pipefail
 
-usage() { echo "usage: $0 ROOT [--workdir DIR] [--tls] [--bench]" >&2; exit 2; }
+usage() { echo "usage: $0 ROOT [--workdir DIR] [--tls] [--expired] [--bench]" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 root=$1
 shift
 workdir=""
 tls=0
+expired=0
 bench=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --workdir) [[ $# -ge 2 ]] || usage; workdir=$2; shift 2 ;;
     --tls) tls=1; shift ;;
+    --expired) expired=1; shift ;;
     --bench) bench=1; shift ;;
     *) usage ;;
   esac
@@ -84,9 +88,26 @@ tls_lines=""
 if [[ $tls -eq 1 ]]; then
   scheme=https
   listen_extra=" ssl"
-  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=localhost" \
-    -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
-    -keyout "$workdir/key.pem" -out "$workdir/cert.pem" >/dev/null 2>&1
+  if [[ $expired -eq 1 ]]; then
+    # `openssl req -x509` cannot date a certificate in the past; `openssl
+    # ca -selfsign` can, with a throwaway CA database.
+    mkdir -p "$workdir/ca"
+    : >"$workdir/ca/index.txt"
+    echo 01 >"$workdir/ca/serial"
+    printf '%s\n' "[ca]" "default_ca = expired" "[expired]" "database = $workdir/ca/index.txt" \
+      "serial = $workdir/ca/serial" "new_certs_dir = $workdir/ca" "default_md = sha256" \
+      "policy = anything" "copy_extensions = copy" "[anything]" "commonName = supplied" >"$workdir/ca/ca.cnf"
+    openssl req -new -newkey rsa:2048 -nodes -subj "/CN=localhost" \
+      -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+      -keyout "$workdir/key.pem" -out "$workdir/ca/request.pem" >/dev/null 2>&1
+    openssl ca -batch -selfsign -config "$workdir/ca/ca.cnf" -keyfile "$workdir/key.pem" \
+      -in "$workdir/ca/request.pem" -out "$workdir/cert.pem" \
+      -startdate 20200101000000Z -enddate 20200102000000Z >/dev/null 2>&1
+  else
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=localhost" \
+      -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+      -keyout "$workdir/key.pem" -out "$workdir/cert.pem" >/dev/null 2>&1
+  fi
   tls_lines="ssl_certificate $workdir/cert.pem; ssl_certificate_key $workdir/key.pem;"
 fi
 

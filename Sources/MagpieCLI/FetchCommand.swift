@@ -2,13 +2,15 @@ import Foundation
 import Magpie
 
 /// `magpie fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR]
-/// [--no-cache] [--json]`: one load through the manager (memory, disk,
-/// network). With `--json`: `{"source","width","height","format","bytes","ms"}`
+/// [--no-cache] [--json] [--verbose]`: one load through the manager
+/// (memory, disk, network). An error names the URL without its password
+/// and query (`?…`) unless `--verbose` asks for it whole. With `--json`: `{"source","width","height","format","bytes","ms"}`
 /// plus where the time went.
 enum FetchCommand {
   static func run(_ words: [String]) async throws(CLIError) {
     let arguments = try ParsedArguments(
-      words, valued: ["-o", "--output", "--process", "--format", "--cache-dir"], switches: ["--no-cache", "--json"])
+      words, valued: ["-o", "--output", "--process", "--format", "--cache-dir"],
+      switches: ["--no-cache", "--json", "--verbose"])
     guard arguments.positionals.count == 1, let url = URL(string: arguments.positionals[0]),
       let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
     else {
@@ -37,7 +39,8 @@ enum FetchCommand {
     do {
       result = try await manager.image(for: request)
     } catch {
-      throw .failure("fetch \(url.absoluteString)", error)
+      let shown = arguments.flag("--verbose") ? url.absoluteString : url.redactedDescription
+      throw .failure("fetch \(shown)", error)
     }
     let elapsed = clock.now - start
 

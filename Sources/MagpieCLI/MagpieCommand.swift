@@ -19,7 +19,7 @@ enum MagpieCommand {
               [--icc none|original|srgb] [--keep-metadata]
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
                                                 play an animation on a real clock into no display
-      fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json]
+      fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json] [--verbose]
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR]
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;
                                                 also decode-scaled, thumb-batch, process:SPEC)

@@ -19,7 +19,9 @@ enum PrefetchCommand {
       if text.isEmpty || text.hasPrefix("#") { continue }
       guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
       else {
-        throw .usage("prefetch", "line \(number + 1) is not an http(s) URL: \(text)")
+        // The line is shown redacted: a list of URLs is where tokens are.
+        let shown = URL(string: text).map { ": \($0.redactedDescription)" } ?? ""
+        throw .usage("prefetch", "line \(number + 1) is not an http(s) URL\(shown)")
       }
       requests.append(ImageRequest(url: url, processors: processors))
     }

@@ -11,15 +11,15 @@ extension CurlActiveTransfer {
   func configure(_ easy: UnsafeMutableRawPointer, for request: URLRequest) -> MagpieError? {
     self.request = request
     self.easy = easy
-    statusCode = 0
-    headLines = []
     headDelivered = false
     redirectTarget = nil
     redirectResponse = nil
     redirectBodyBytes = 0
+    trailerBytes = 0
     errorBuffer[0] = 0
     guard let url = request.url else { return MagpieError(.invalidArgument, "the request has no URL") }
     self.url = url
+    parser = ResponseHeadParser(url: url, maximumHeaderSize: transfer.configuration.maximumHeaderSize)
     let configuration = transfer.configuration
     let context = Unmanaged.passUnretained(self).toOpaque()
     var code = CURLE_OK

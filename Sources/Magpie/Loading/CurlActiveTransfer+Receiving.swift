@@ -17,69 +17,30 @@ extension CurlActiveTransfer {
   func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard !transfer.isCancelled else { return false }
     deadline.touch()
-    guard !headDelivered else { return true }
-    let line = Self.trimmed(bytes)
-    if line.isEmpty {
-      return statusCode >= 100 && statusCode < 200 ? true : headEnded()
+    if headDelivered {
+      // Trailer fields of a chunked body: not parsed, but not without limit.
+      trailerBytes += bytes.count
+      guard trailerBytes > transfer.configuration.maximumHeaderSize else { return true }
+      failure = MagpieError(
+        .invalidResponse,
+        "the trailer fields grew past the \(transfer.configuration.maximumHeaderSize)-byte limit (maximumHeaderSize)")
+      return false
     }
-    if line.starts(with: "HTTP/".utf8) {
-      // A status line starts a response (a 1xx comes before the real one):
-      // "HTTP/1.1 200 OK", "HTTP/2 200".
-      let space = line.firstIndex(of: 0x20) ?? line.endIndex
-      httpVersion = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<space]), as: UTF8.self)
-      var code = 0
-      var index = space
-      while index < line.endIndex, line[index] == 0x20 { index += 1 }
-      while index < line.endIndex, line[index] >= 0x30, line[index] <= 0x39, code < 1000 {
-        code = code * 10 + Int(line[index] - 0x30)
-        index += 1
-      }
-      statusCode = code
-      headLines.removeAll(keepingCapacity: true)
-      head = ResponseHead(url: url, statusCode: code)
-      location = nil
-      return true
+    do throws(MagpieError) {
+      return try parser.feed(line: bytes) == .ended ? headEnded() : true
+    } catch {
+      failure = error
+      return false
     }
-    if !headLines.isEmpty { headLines.append(0x0A) }
-    headLines.append(contentsOf: line)
-    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
-    let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
-    func value() -> String {
-      String(decoding: Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...])), as: UTF8.self)
-    }
-    switch name.count {
-    case 14 where Self.named(name, "content-length"): head.contentLength = value()
-    case 12 where Self.named(name, "content-type"): head.contentType = value()
-    case 16 where Self.named(name, "content-encoding"): head.contentEncoding = value()
-    case 11 where Self.named(name, "retry-after"): head.retryAfter = value()
-    case 8 where Self.named(name, "location"): location = value()
-    default: break
-    }
-    return true
-  }
-
-  /// Whether `name` is `lowercase`, ignoring ASCII case.
-  private static func named(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-    guard name.count == lowercase.utf8CodeUnitCount else { return false }
-    let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-    for index in 0..<name.count where name[index] | 0x20 != expected[index] { return false }
-    return true
-  }
-
-  /// `bytes` without leading and trailing spaces, tabs, CR and LF.
-  private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-    var start = bytes.startIndex
-    var end = bytes.endIndex
-    while start < end, isSpace(bytes[start]) { start += 1 }
-    while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-    return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
   }
 
   private func headEnded() -> Bool {
-    if RedirectRules.isRedirect(statusCode) && transfer.configuration.maximumRedirects > 0, let location {
+    let statusCode = parser.statusCode
+    if RedirectRules.isRedirect(statusCode) && transfer.configuration.maximumRedirects > 0,
+      let location = parser.location
+    {
       let response = HTTPURLResponse(
-        url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: ["Location": location])
+        url: url, statusCode: statusCode, httpVersion: parser.httpVersion, headerFields: ["Location": location])
       switch response.flatMap({ RedirectRules.nextRequest(after: $0, to: request) }) {
       case .success(let next)?:
         redirectTarget = next
@@ -93,8 +54,8 @@ extension CurlActiveTransfer {
       }
     }
     do throws(MagpieError) {
-      try validator.accept(head)
-      deliver(.head(url: url, statusCode: statusCode, httpVersion: httpVersion, lines: headLines))
+      try validator.accept(parser.head)
+      deliver(.head(url: url, statusCode: statusCode, httpVersion: parser.httpVersion, lines: parser.lines))
       headDelivered = true
       return true
     } catch {
@@ -111,7 +72,8 @@ extension CurlActiveTransfer {
       // A redirect's own body is dropped, but not without limit.
       redirectBodyBytes += bytes.count
       if redirectBodyBytes > 1 << 20 {
-        failure = MagpieError(.invalidResponse, "a redirect from \(request.url?.absoluteString ?? "?") sent over 1 MB")
+        failure = MagpieError(
+          .invalidResponse, "a redirect from \(request.url.redactedDescription(or: "?")) sent over 1 MB")
         return false
       }
       return true

@@ -38,15 +38,10 @@ final class CurlActiveTransfer {
   // The current hop.
   var headerList: UnsafeMutablePointer<curl_slist>?
   let errorBuffer: UnsafeMutablePointer<CChar>
-  var statusCode = 0
-  var httpVersion = "HTTP/1.1"
   /// The current hop's URL.
   var url: URL
-  /// The response head's field lines, trimmed, joined by LF.
-  var headLines: [UInt8] = []
-  /// What the checks need from the head.
-  var head: ResponseHead
-  var location: String?
+  /// The current hop's response head, as its lines arrive.
+  var parser: ResponseHeadParser
   /// Set once the final head is delivered: later header lines are
   /// trailers of a chunked body, not a new head.
   var headDelivered = false
@@ -55,6 +50,8 @@ final class CurlActiveTransfer {
   /// The redirect response of this hop, when there is one.
   var redirectResponse: HTTPURLResponse?
   var redirectBodyBytes = 0
+  /// Bytes of trailer fields after the final head.
+  var trailerBytes = 0
   /// The error a callback hit; the callback then aborted the transfer.
   var failure: MagpieError?
 
@@ -64,7 +61,7 @@ final class CurlActiveTransfer {
     self.request = request
     original = request
     url = request.url ?? URL(fileURLWithPath: "/")
-    head = ResponseHead(url: url, statusCode: 0)
+    parser = ResponseHeadParser(url: url, maximumHeaderSize: transfer.configuration.maximumHeaderSize)
     validator = ResponseValidator(request: request, configuration: transfer.configuration)
     deadline = TransferDeadline(
       idle: transfer.configuration.idleTimeout(for: request), total: transfer.configuration.resourceTimeout)

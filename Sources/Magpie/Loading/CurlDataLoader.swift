@@ -11,6 +11,11 @@ import Foundation
 /// including ``DataLoaderConfiguration/hostsAllowingInvalidCertificates``,
 /// and is several times faster than ``URLSessionDataLoader`` on Linux.
 ///
+/// It asks for no compression (images are compressed already) and decodes
+/// none: a body sent with a `Content-Encoding` anyway is refused with
+/// ``MagpieError/Code/invalidResponse``, so a decompression bomb is never
+/// inflated.
+///
 /// Releasing the loader cancels its loads still running (their streams end
 /// with ``MagpieError/Code/cancelled``).
 public final class CurlDataLoader: DataLoading {

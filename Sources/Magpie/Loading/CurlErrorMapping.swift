@@ -6,7 +6,7 @@ enum CurlErrorMapping {
   /// The Magpie error for a transfer that ended with `code`; `detail` is
   /// libcurl's error buffer for it (may be empty).
   static func error(_ code: CURLcode, detail: String, url: URL?) -> MagpieError {
-    let target = url?.absoluteString ?? "the request"
+    let target = url.redactedDescription(or: "the request")
     let why = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
     switch code {
     case CURLE_OPERATION_TIMEDOUT:

@@ -65,7 +65,7 @@ final class CurlLoop {
           active,
           MagpieError(
             .httpStatus,
-            "the redirect handler refused the \(status) redirect to \(redirect.proposedRequest.url?.absoluteString ?? "?")",
+            "the redirect handler refused the \(status) redirect to \(redirect.proposedRequest.url.redactedDescription(or: "?"))",
             statusCode: status))
       }
     }
@@ -168,7 +168,7 @@ final class CurlLoop {
         MagpieError(
           .invalidResponse,
           "more than \(configuration.maximumRedirects) redirects (maximumRedirects), the last from "
-            + "\(active.request.url?.absoluteString ?? "?"); a redirect loop?"))
+            + "\(active.request.url.redactedDescription(or: "?")); a redirect loop?"))
       return
     }
     var next = proposed

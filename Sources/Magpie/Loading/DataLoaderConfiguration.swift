@@ -26,6 +26,15 @@ public struct DataLoaderConfiguration: Sendable {
   /// Content-Length fails before any body is read; a body that grows past it
   /// cancels the transfer. Both end in ``MagpieError/Code/invalidResponse``.
   public var maximumBodySize: Int64
+  /// The most bytes a response head may take, all its lines together
+  /// (default 64 KiB; a `1xx` head before it counts too, and so do the
+  /// trailer fields of a chunked body). A larger head fails with
+  /// ``MagpieError/Code/invalidResponse`` naming this limit.
+  /// ``CurlDataLoader`` checks it line by line as the head arrives;
+  /// ``URLSessionDataLoader`` only sees a whole head, which
+  /// FoundationNetworking's libcurl has already bounded (100 KiB a line,
+  /// 300 KiB in all), so it checks the head's size when it arrives.
+  public var maximumHeaderSize: Int
   /// How many redirects one load follows (default 10); one more fails with
   /// ``MagpieError/Code/invalidResponse``.
   public var maximumRedirects: Int
@@ -53,15 +62,15 @@ public struct DataLoaderConfiguration: Sendable {
   /// At most this many connections to one host at a time (default 6).
   public var maximumConnectionsPerHost: Int
 
-  /// The defaults: 15 s idle and 60 s total timeouts, a 64 MB body cap, 10
-  /// redirects, image content required, certificates always checked.
+  /// The defaults: 15 s idle and 60 s total timeouts, a 64 MB body cap, a
+  /// 64 KiB head cap, 10 redirects, image content required, certificates always checked.
   public init(
     timeout: Duration = .seconds(15), resourceTimeout: Duration = .seconds(60),
     maximumBodySize: Int64 = 64 << 20, maximumRedirects: Int = 10,
     redirectHandler: (@Sendable (HTTPRedirect) async -> RedirectDecision)? = nil,
     requestModifiers: [RequestModifier] = [], credentials: [HTTPCredentials] = [],
     hostsAllowingInvalidCertificates: Set<String> = [], requiresImageContent: Bool = true,
-    maximumConnectionsPerHost: Int = 6
+    maximumConnectionsPerHost: Int = 6, maximumHeaderSize: Int = 64 << 10
   ) {
     self.timeout = timeout
     self.resourceTimeout = resourceTimeout
@@ -73,6 +82,7 @@ public struct DataLoaderConfiguration: Sendable {
     self.hostsAllowingInvalidCertificates = hostsAllowingInvalidCertificates
     self.requiresImageContent = requiresImageContent
     self.maximumConnectionsPerHost = maximumConnectionsPerHost
+    self.maximumHeaderSize = maximumHeaderSize
   }
 
   /// The idle limit for `request`: ``timeout``, or the request's own

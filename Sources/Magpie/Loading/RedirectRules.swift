@@ -26,7 +26,8 @@ enum RedirectRules {
       return .failure(
         MagpieError(
           .invalidResponse,
-          "a \(response.statusCode) redirect from \(base.absoluteString) points to \(location), not an http(s) URL"))
+          "a \(response.statusCode) redirect from \(base.redactedDescription) points to \(target.redactedDescription), not an http(s) URL"
+        ))
     }
     var next = request
     next.url = target

@@ -51,10 +51,10 @@ enum RequestPreparation {
     let scheme = url.scheme?.lowercased()
     guard scheme == "http" || scheme == "https" else {
       return .failure(
-        MagpieError(.invalidArgument, "\(url.absoluteString) is not an http or https URL"))
+        MagpieError(.invalidArgument, "\(url.redactedDescription) is not an http or https URL"))
     }
     guard let host = url.host, !host.isEmpty else {
-      return .failure(MagpieError(.invalidArgument, "\(url.absoluteString) has no host"))
+      return .failure(MagpieError(.invalidArgument, "\(url.redactedDescription) has no host"))
     }
     var request = request
     addCredentials(to: &request, configuration: configuration)

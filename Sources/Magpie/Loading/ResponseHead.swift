@@ -7,15 +7,22 @@ import Foundation
 /// The parts of a response head that ``ResponseValidator`` checks, read
 /// once: from an `HTTPURLResponse`, or straight from the header lines as a
 /// loader parses them (cheaper than building the response object first).
-struct ResponseHead: Sendable {
-  var url: URL?
-  var statusCode: Int
-  var contentLength: String?
-  var contentType: String?
-  var contentEncoding: String?
-  var retryAfter: String?
+package struct ResponseHead: Sendable {
+  /// The URL that answered.
+  package var url: URL?
+  /// The status code.
+  package var statusCode: Int
+  /// The `Content-Length` field, as sent.
+  package var contentLength: String?
+  /// The `Content-Type` field, as sent.
+  package var contentType: String?
+  /// The `Content-Encoding` field, as sent.
+  package var contentEncoding: String?
+  /// The `Retry-After` field, as sent.
+  package var retryAfter: String?
 
-  init(
+  /// A head with these fields.
+  package init(
     url: URL?, statusCode: Int, contentLength: String? = nil, contentType: String? = nil,
     contentEncoding: String? = nil, retryAfter: String? = nil
   ) {
@@ -28,7 +35,7 @@ struct ResponseHead: Sendable {
   }
 
   /// The head of `response`.
-  init(_ response: HTTPURLResponse) {
+  package init(_ response: HTTPURLResponse) {
     self.init(
       url: response.url, statusCode: response.statusCode,
       contentLength: response.value(forHTTPHeaderField: "Content-Length"),

@@ -32,6 +32,7 @@ struct ResponseValidator {
   /// Whether the response was a `304 Not Modified` to a conditional request.
   private(set) var isNotModified = false
 
+  /// Checks for a response to `request`.
   init(request: URLRequest, configuration: DataLoaderConfiguration) {
     isConditional =
       request.value(forHTTPHeaderField: "If-None-Match") != nil
@@ -45,7 +46,7 @@ struct ResponseValidator {
   mutating func accept(_ head: ResponseHead) throws(MagpieError) {
     statusCode = head.statusCode
     contentType = head.contentType ?? "no Content-Type"
-    let url = head.url?.absoluteString ?? "the server"
+    let url = head.url.redactedDescription(or: "the server")
     switch statusCode {
     case 200..<300:
       break
@@ -65,6 +66,14 @@ struct ResponseValidator {
       throw MagpieError(.httpStatus, why, statusCode: statusCode, retryAfter: retryAfter)
     }
     let encoding = head.contentEncoding?.lowercased()
+    // No loader asks for compression (images are compressed already) or
+    // decodes it: an encoded body is refused rather than inflated (a bomb)
+    // or handed on undecoded as an image.
+    if !isHead, let encoding, encoding != "identity" {
+      throw MagpieError(
+        .invalidResponse,
+        "\(url) sent its body with Content-Encoding \(encoding), which Magpie neither asks for nor decodes")
+    }
     if let length = head.contentLength.flatMap(Self.parseLength), encoding == nil || encoding == "identity", !isHead {
       expected = length
       if length > maximumBodySize {

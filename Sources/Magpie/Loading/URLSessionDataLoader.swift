@@ -46,7 +46,19 @@ import Foundation
 ///   never blocks the caller or a Swift concurrency thread, and the
 ///   loader's timers still end every load.
 ///
-/// The session has no `URLCache`: caching is the image cache's job.
+/// - Compressed bodies: FoundationNetworking asks for gzip, deflate and
+///   more and inflates them on its own queue, which a gzip bomb kept busy
+///   long after the body cap cancelled the task (the cancel never got
+///   through). The loader therefore sends `Accept-Encoding: identity`
+///   (unless the request sets its own) and refuses a body sent with a
+///   `Content-Encoding` anyway, at its head, as ``CurlDataLoader`` does.
+/// - The response head reaches the loader whole, so
+///   ``DataLoaderConfiguration/maximumHeaderSize`` is checked once it has
+///   arrived (FoundationNetworking's libcurl bounds it before that).
+///
+/// The session has no `URLCache` and no cookie storage: caching is the
+/// image cache's job, and cookies set by one image host must not reach
+/// another.
 public final class URLSessionDataLoader: DataLoading {
   /// The settings every load uses.
   public let configuration: DataLoaderConfiguration
@@ -65,6 +77,13 @@ public final class URLSessionDataLoader: DataLoading {
     settings.urlCache = nil
     settings.requestCachePolicy = .reloadIgnoringLocalCacheData
     settings.httpMaximumConnectionsPerHost = configuration.maximumConnectionsPerHost
+    // No cookie jar: a cookie one image host sets must never ride along to
+    // another (the session's jar keys cookies by host, not port or origin).
+    // A request that needs one sends it as a header, which a redirect to
+    // another origin drops.
+    settings.httpCookieStorage = nil
+    settings.httpShouldSetCookies = false
+    settings.httpCookieAcceptPolicy = .never
     // Our own timers enforce the limits; these only back them up.
     let backstop = Double(configuration.resourceTimeout.components.seconds) + 5
     settings.timeoutIntervalForRequest = backstop

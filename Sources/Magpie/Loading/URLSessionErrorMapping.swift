@@ -9,10 +9,14 @@ enum URLSessionErrorMapping {
   /// The Magpie error for a failed URLSession task.
   static func magpieError(_ error: any Error, url: URL?) -> MagpieError {
     if let error = error as? MagpieError { return error }
-    let target = url?.absoluteString ?? "the request"
-    guard let urlError = error as? URLError else {
-      return MagpieError(.network, "loading \(target) failed", underlying: error)
+    let target = url.redactedDescription(or: "the request")
+    guard let received = error as? URLError else {
+      return MagpieError(.network, "loading \(target) failed: \(type(of: error))")
     }
+    // A URLError's user info holds the full URL (query, password and
+    // all), and MagpieError's description prints its underlying error:
+    // only the code travels on.
+    let urlError = URLError(received.code)
     switch urlError.code {
     case .cancelled:
       return MagpieError(.cancelled, "the load of \(target) was cancelled")

@@ -16,6 +16,7 @@ extension URLSessionTransfer {
       guard let continuation = state.continuation else { return nil }
       state.deadline.touch()
       do throws(MagpieError) {
+        try ResponseHeadParser.check(response, maximumHeaderSize: configuration.maximumHeaderSize)
         try state.validator.accept(ResponseHead(response))
         continuation.yield(.response(response))
         return nil

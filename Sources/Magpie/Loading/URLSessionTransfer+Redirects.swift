@@ -26,7 +26,7 @@ extension URLSessionTransfer {
       guard state.continuation != nil else { return .done }
       state.redirects += 1
       state.deadline.touch()
-      let from = state.request.url?.absoluteString ?? "?"
+      let from = state.request.url.redactedDescription(or: "?")
       guard state.redirects <= maximum else {
         state.pendingRedirect = completion
         return .fail(
@@ -86,7 +86,7 @@ extension URLSessionTransfer {
     end(
       MagpieError(
         .httpStatus,
-        "the redirect handler refused the \(status) redirect to \(redirect.proposedRequest.url?.absoluteString ?? "?")",
+        "the redirect handler refused the \(status) redirect to \(redirect.proposedRequest.url.redactedDescription(or: "?"))",
         statusCode: status),
       cancellingTask: true)
   }

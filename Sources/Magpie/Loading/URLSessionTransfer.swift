@@ -53,13 +53,22 @@ final class URLSessionTransfer: Sendable {
   /// Sends the prepared request, or ends the load with the preparation's
   /// error.
   func start(_ prepared: Result<URLRequest, MagpieError>, session: URLSession) {
-    let request: URLRequest
+    var request: URLRequest
     switch prepared {
     case .failure(let error):
       end(error, cancellingTask: false)
       return
     case .success(let value):
       request = value
+    }
+    // FoundationNetworking asks for every compression libcurl knows and
+    // inflates what comes back on its own queue, faster than a cancel can
+    // reach it: a decompression bomb then ran on for good after the body
+    // cap cancelled the task. So this loader asks for none (an explicit
+    // `identity`, which libcurl sends instead of its own list), and the
+    // validator refuses a body that is encoded anyway, at its head.
+    if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+      request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     }
     var sent = request
     // FoundationNetworking's own timer (whole seconds, reset on every

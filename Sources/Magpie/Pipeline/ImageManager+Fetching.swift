@@ -56,7 +56,9 @@ extension ImageManager {
       }
     }
     guard sources.source else {
-      throw MagpieError(.notCached, "\(key) is not in the cache and the request allows only the cache")
+      // The key is a URL string as often as not: shown redacted.
+      let shown = URL(string: key.source).map(\.redactedDescription) ?? "the image"
+      throw MagpieError(.notCached, "\(shown) is not in the cache and the request allows only the cache")
     }
     let (data, response) = try await load(request, stage: stage, metrics: &metrics)
     return FetchedData(data: data, response: response, cacheType: .none, metrics: metrics)

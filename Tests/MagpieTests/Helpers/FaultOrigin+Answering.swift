@@ -90,6 +90,8 @@ extension FaultOrigin {
     case .html(let page):
       let body = Data(page.utf8)
       return sent(socket.write(okResponse(body, contentType: "text/html; charset=utf-8", etag: nil)))
+    case .hugeHead, .bomb, .endlessChunked, .longBody:
+      return answerHostile(route, on: socket)
     }
   }
 }

@@ -41,4 +41,16 @@ enum FaultRoute: Sendable {
   /// `200` with an HTML page: what a misconfigured server sends instead of
   /// an image.
   case html(String)
+  /// `200` with `fieldBytes` bytes of filler header fields (lines of
+  /// about 1 KB), then `body`: a head too large to keep.
+  case hugeHead(fieldBytes: Int, body: Data)
+  /// `200` with `Content-Encoding: gzip` or `deflate` and no length: a
+  /// compressed stream that inflates to a PNG signature and then zeros
+  /// without end (see ``DeflateBomb``), until the client leaves.
+  case bomb(encoding: String)
+  /// `200` with `Transfer-Encoding: chunked`: `prefix`, then 64 KB chunks
+  /// of zeros until the client leaves.
+  case endlessChunked(prefix: Data)
+  /// Announces `declared` bytes, sends all of `body` (more), then closes.
+  case longBody(Data, declared: Int)
 }

@@ -29,14 +29,14 @@ final class NginxOrigin: @unchecked Sendable {
   private let stopped = Lock(false)
 
   /// Starts nginx serving `root`; with `tls`, over HTTPS with a
-  /// self-signed certificate.
-  init(serving root: URL, tls: Bool = false) throws {
+  /// self-signed certificate, one that expired in 2020 when `expired`.
+  init(serving root: URL, tls: Bool = false, expired: Bool = false) throws {
     self.root = root
     scheme = tls ? "https" : "http"
     let script = TestPaths.repositoryRoot.appendingPathComponent("Scripts/origin/nginx-origin.sh")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [script.path, root.path] + (tls ? ["--tls"] : [])
+    process.arguments = [script.path, root.path] + (tls ? ["--tls"] : []) + (expired ? ["--expired"] : [])
     let input = Pipe()
     let output = Pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-nginx-\(UUID().uuidString).err")

@@ -176,5 +176,29 @@ extension DataLoaderTests {
       let otherHost = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(configuration))
       #expect(otherHost.error?.code == .network)
     }
+
+    @Test("An expired certificate is refused by default, and nothing is cached", arguments: LoaderKind.allCases)
+    func expiredCertificate(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples, tls: true, expired: true)
+      defer { nginx.stop() }
+      let name = try #require(try Self.sampleNames().first)
+      let refused = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(quickConfiguration()))
+      #expect(refused.error?.code == .network)
+      // FoundationNetworking reports a failed certificate check as an
+      // unknown URLError (-1), so only libcurl's reason can say "TLS".
+      if kind == .curl { #expect(refused.error?.reason.contains("TLS") == true) }
+      #expect(refused.body.isEmpty)
+      let pipeline = try HostilePipeline(kind: kind, configuration: quickConfiguration())
+      let error = await pipeline.error(loading: nginx.url("/\(name)"))
+      #expect(error?.code == .network)
+      #expect(pipeline.newFiles.isEmpty)
+      // An explicit allowance covers expiry too, where the loader can honour
+      // it (libcurl stops checking the certificate altogether).
+      guard kind == .curl else { return }
+      var configuration = quickConfiguration()
+      configuration.hostsAllowingInvalidCertificates = ["127.0.0.1"]
+      let allowed = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(configuration))
+      #expect(allowed.error == nil)
+    }
   }
 }
