@@ -20,8 +20,8 @@ GTK_PACKAGES := libgtk-4-dev xvfb xauth
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time python3
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build build-minimal release test test-gtk hostile sanitize sanitize-thread sanitize-address soak demo gallery \
-	bench deps test-deps demo-deps gallery-deps bench-deps \
+.PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address \
+	robustness-report robustness-record demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -71,7 +71,21 @@ test: test-deps
 HOSTILE_TEST_COUNT ?= 300
 HOSTILE_COUNT ?= 3000
 hostile: release
-	python3 Scripts/hostile/run_hostile_corpus.py --count $(HOSTILE_COUNT) $(if $(HOSTILE_SEED),--seed $(HOSTILE_SEED))
+	python3 Scripts/hostile/run_hostile_corpus.py --count $(HOSTILE_COUNT) $(if $(HOSTILE_SEED),--seed $(HOSTILE_SEED)) \
+		--json docs/robustness/hostile-corpus.json
+
+# docs/robustness.md, from the records the robustness runs leave (make fuzz,
+# make hostile, make sanitize, make robustness-record); see
+# Scripts/robustness_report.py.
+robustness-report:
+	python3 Scripts/robustness_report.py
+
+# Records what each hostile-origin case ends with, for the report.
+robustness-record: test-deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	rm -f docs/robustness/hostile-origins.jsonl
+	MAGPIE_ROBUSTNESS_RECORD=$(CURDIR)/docs/robustness/hostile-origins.jsonl \
+		$(SWIFT) test --skip-build --filter 'DataLoaderTests.Hostile|expiredCertificate'
 
 # The GTK binding's package: its widget and gallery tests run on their own
 # Xvfb and nginx (about a minute on top of its build).

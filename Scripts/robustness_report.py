@@ -13,15 +13,16 @@ committed with it (a section says so when its record is missing):
   replayed by FuzzRegressionTests.
 - docs/robustness/hostile-corpus.json: the last `make hostile` run
   (Scripts/hostile/run_hostile_corpus.py).
-- docs/robustness/hostile-origins.json: each hostile-origin case's outcome
-  per loader, written by DataLoaderHostileTests when
-  MAGPIE_ROBUSTNESS_RECORD names the file (`make robustness-record`).
+- docs/robustness/hostile-origins.jsonl: each hostile-origin case's
+  outcome per loader, one JSON line each, written by the hostile-origin
+  tests when MAGPIE_ROBUSTNESS_RECORD names the file (`make
+  robustness-record`).
 - docs/robustness/sanitizer-thread.json, sanitizer-address.json: the last
   `make sanitize` runs (Scripts/sanitize.sh).
 - Tests/MagpieTests/Fixtures/hostile/: decoder bugs the hostile folder
   found, each with its regression test.
 """
-import argparse, collections, csv, json, os
+import argparse, collections, csv, json, os, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "docs", "robustness")
@@ -110,13 +111,18 @@ def hostile_corpus_section():
 
 def hostile_origin_section():
     lines = ["## Hostile origins", ""]
-    record = load_json("hostile-origins.json")
-    if record is None:
-        return lines + ["No run is recorded (docs/robustness/hostile-origins.json is missing).", ""]
+    path = os.path.join(DATA, "hostile-origins.jsonl")
+    if not os.path.exists(path):
+        return lines + ["No run is recorded (docs/robustness/hostile-origins.jsonl is missing).", ""]
+    with open(path) as f:
+        record = {"cases": [json.loads(line) for line in f if line.strip()],
+                  "date": time.strftime("%Y-%m-%d", time.gmtime(os.path.getmtime(path)))}
     loaders = sorted({r["loader"] for r in record["cases"]})
     lines += [
-        "Each case of DataLoaderHostileTests against the fault-injecting origin (and nginx for TLS), "
-        "through each loader; the pipeline runs each with a disk cache that must stay empty. "
+        "Each case of the hostile-origin tests (DataLoaderHostileTests, and the expired certificate "
+        "against nginx in DataLoaderNginxTests) through each loader, with the outcome the loader "
+        "ended with. The tests also run each case through the whole pipeline with a disk cache "
+        "that must stay empty, and check every error's code and reason, its time and its size. "
         f"Recorded {record['date']}.", "",
         "| case | " + " | ".join(loaders) + " |", "|---|" + "---|" * len(loaders)]
     by_case = collections.OrderedDict()
@@ -126,7 +132,8 @@ def hostile_origin_section():
         cells = []
         for loader in loaders:
             r = per_loader.get(loader)
-            cells.append("—" if r is None else f"{r['outcome']} in {r['seconds']:.2f} s")
+            outcome = r["outcome"].replace("|", "/") if r else ""
+            cells.append("—" if r is None else f"{outcome} ({r['seconds']:.2f} s)")
         lines.append(f"| {case} | " + " | ".join(cells) + " |")
     lines.append("")
     return lines

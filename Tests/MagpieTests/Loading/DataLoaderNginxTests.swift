@@ -157,6 +157,8 @@ extension DataLoaderTests {
       defer { nginx.stop() }
       let name = try #require(try Self.sampleNames().first)
       let refused = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(quickConfiguration()))
+      RobustnessRecord.hostileOrigin(
+        "expiredCertificate", loader: kind.rawValue, error: refused.error, elapsed: refused.elapsed)
       #expect(refused.error?.code == .network)
       #expect(refused.body.isEmpty)
       var configuration = quickConfiguration()
@@ -183,6 +185,8 @@ extension DataLoaderTests {
       defer { nginx.stop() }
       let name = try #require(try Self.sampleNames().first)
       let refused = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(quickConfiguration()))
+      RobustnessRecord.hostileOrigin(
+        "expiredCertificate", loader: kind.rawValue, error: refused.error, elapsed: refused.elapsed)
       #expect(refused.error?.code == .network)
       // FoundationNetworking reports a failed certificate check as an
       // unknown URLError (-1), so only libcurl's reason can say "TLS".

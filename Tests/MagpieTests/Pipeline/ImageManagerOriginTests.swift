@@ -150,10 +150,12 @@ import Testing
       } throws: { error in
         (error as? MagpieError)?.code == code
       }
-      // Each within its timeout (the longest is the 2 s total), with slack;
-      // more under ThreadSanitizer, whose overhead adds to every timeout
-      // (one case read 5.9 s there on a loaded machine).
-      #expect(clock.now - start < .seconds(5 * Sanitizer.slowdown), "\(path) took \(clock.now - start)")
+      // Each within its timeout (the longest is the 2 s total), with slack
+      // for a loaded machine: one case read 6.6 s while the suite's soak
+      // processes and hostile-origin cases held both cores (5.9 s under
+      // ThreadSanitizer before them). A loader that ignored its timeouts
+      // would not finish at all.
+      #expect(clock.now - start < .seconds(10 * Sanitizer.slowdown), "\(path) took \(clock.now - start)")
       await manager.waitForPendingWrites()
       #expect(try manager.configuration.cache.diskCache?.count() == 0, "\(path) left a file")
       // And the manager is ready for the next request.
