@@ -20,7 +20,7 @@ GTK_PACKAGES := libgtk-4-dev xvfb xauth
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build build-minimal release test test-gtk sanitize demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
+.PHONY: all build build-minimal release test test-gtk sanitize fuzz demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -70,6 +70,14 @@ test-gtk:
 # (.build-tsan); any report fails it. .ci/run runs it after `make test`.
 sanitize: test-deps
 	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Scripts/sanitize.sh
+
+# Every libFuzzer harness (MagpieFuzzHarnesses) FUZZ_SECONDS each, one
+# after another, built with AddressSanitizer in .build-fuzz; appends a line
+# per harness to docs/fuzz/runs.tsv, keeps crashes in
+# Tests/MagpieTests/Fixtures/fuzz/NAME and fails when there was one.
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" FUZZ_SECONDS="$(FUZZ_SECONDS)" Scripts/fuzz.sh
 
 demo: demo-deps release
 	Scripts/demo.sh

@@ -6,9 +6,9 @@ import Foundation
 /// to sRGB takes: nothing (the profile is sRGB, or one that maps every
 /// stored value to itself), a ``ColorTransform``, or nothing because the
 /// profile cannot be used (it does not parse, or describes other pixels).
-enum ColorTransformBuilder {
+package enum ColorTransformBuilder {
   /// What a profile needs.
-  enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     /// The pixels are sRGB already.
     case identity
     /// Convert through this transform.
@@ -26,7 +26,7 @@ enum ColorTransformBuilder {
   private static let sRGB = SRGBTarget()
 
   /// What converting `input` pixels encoded in `iccData` to sRGB takes.
-  static func outcome(for iccData: Data, input: ColorTransform.Input) -> Outcome {
+  package static func outcome(for iccData: Data, input: ColorTransform.Input) -> Outcome {
     guard iccData.count >= 132, iccData.count <= maxProfileByteCount else {
       return .unusable("an ICC profile of \(iccData.count) bytes is not a usable size")
     }
