@@ -61,8 +61,12 @@ while IFS=$'\t' read -r name max_len; do
   started=$(date +%s)
   echo "fuzz: $name for ${seconds}s (max_len $max_len)"
   status=0
+  # No LeakSanitizer: Swift packs enum tags into the spare bits of the
+  # pointers it stores (Data's storage inside a dictionary key), so LSan
+  # cannot see what ColorTransformCache's 16 profiles hold and reports them
+  # as leaks. A real leak still ends the run at -rss_limit_mb.
   "$driver" "$name" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" > "$output" 2>&1 || status=$?
+    -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" > "$output" 2>&1 || status=$?
   elapsed=$(($(date +%s) - started))
   execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$output" | grep -oE '[0-9]+$' || true)
   if [[ -z "$execs" ]]; then execs=$(grep -oE '^#[0-9]+' "$output" | tail -1 | tr -d '#' || true); fi
