@@ -95,6 +95,11 @@ package enum ColorTransformBuilder {
       source = colorants
     }
     let matrix = SRGBTarget.multiply(sRGB.inverse, source)
+    // Colorants no display has (degenerate, huge or NaN, as a hostile
+    // profile declares) give cells that trap converting to 2.14 fixed point
+    // and would overflow the C tables; real profiles stay within ±4. Such a
+    // profile goes through lcms2's general path instead.
+    guard matrix.allSatisfy({ $0.allSatisfy { $0.isFinite && abs($0) <= 16 } }) else { return nil }
     withUnsafeMutableBytes(of: &shaper.matrix) { raw in
       let cells = raw.bindMemory(to: Int32.self)
       for row in 0..<3 {
