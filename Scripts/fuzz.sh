@@ -42,6 +42,8 @@ driver=$scratch/release/magpie-fuzz
 
 # The Swift backtracer takes seconds per crash; libFuzzer and ASan report.
 export SWIFT_BACKTRACE=enable=no
+# LeakSanitizer's exit-time check off too (see -detect_leaks below).
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p "$(dirname "$log")"
 if [[ ! -s "$log" ]]; then
@@ -68,7 +70,7 @@ while IFS=$'\t' read -r name max_len; do
   "$driver" "$name" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
     -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" > "$output" 2>&1 || status=$?
   elapsed=$(($(date +%s) - started))
-  execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$output" | grep -oE '[0-9]+$' || true)
+  execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$output" | grep -oE '[0-9]+$' | tail -1 || true)
   if [[ -z "$execs" ]]; then execs=$(grep -oE '^#[0-9]+' "$output" | tail -1 | tr -d '#' || true); fi
   execs=${execs:-0}
   crashes=0
