@@ -20,7 +20,7 @@ GTK_PACKAGES := libgtk-4-dev xvfb xauth
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time python3
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
-.PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address \
+.PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address fuzz \
 	robustness-report robustness-record demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
 	format clean
 
@@ -106,6 +106,14 @@ sanitize: sanitize-thread sanitize-address
 
 sanitize-thread sanitize-address: sanitize-%: test-deps
 	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Scripts/sanitize.sh $*
+
+# Every libFuzzer harness (MagpieFuzzHarnesses) FUZZ_SECONDS each, one
+# after another, built with AddressSanitizer in .build-fuzz; appends a line
+# per harness to docs/fuzz/runs.tsv, keeps crashes in
+# Tests/MagpieTests/Fixtures/fuzz/NAME and fails when there was one.
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" FUZZ_SECONDS="$(FUZZ_SECONDS)" Scripts/fuzz.sh
 
 demo: demo-deps release
 	Scripts/demo.sh

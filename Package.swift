@@ -63,6 +63,14 @@ let optionalCoders: [OptionalCoder] = [
 ].filter { builds($0.key, header: $0.header) }
 let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }
 
+// The libFuzzer driver (Scripts/fuzz.sh, `make fuzz`) only with MAGPIE_FUZZ=1:
+// it links libFuzzer's runtime, which the ordinary build neither needs nor
+// has. The harnesses it runs (MagpieFuzzHarnesses) are always built, so the
+// tests replay every seed and regression input through them.
+let fuzzTargets: [Target] =
+  ProcessInfo.processInfo.environment["MAGPIE_FUZZ"] == "1"
+  ? [.executableTarget(name: "magpie-fuzz", dependencies: ["MagpieFuzzHarnesses"], path: "Tests/Tools/Fuzz")] : []
+
 // Codec libraries come from Debian's -dev packages through pkg-config; the
 // package depends on no outside Swift package.
 let package = Package(
@@ -117,9 +125,14 @@ let package = Package(
       name: "magpie-cache-probe",
       dependencies: ["Magpie"],
       path: "Tests/Tools/CacheProbe"),
+    // The fuzz harnesses' bodies (no libFuzzer): `magpie-fuzz` and the
+    // tests both run them.
+    .target(
+      name: "MagpieFuzzHarnesses",
+      dependencies: ["Magpie"] + optionalModules),
     .testTarget(
       name: "MagpieTests",
-      dependencies: ["Magpie", "CMagpieCodecs"] + optionalModules,
+      dependencies: ["Magpie", "CMagpieCodecs", "MagpieFuzzHarnesses"] + optionalModules,
       exclude: ["Fixtures"]),
-  ] + optionalCoders.flatMap(\.targets)
+  ] + optionalCoders.flatMap(\.targets) + fuzzTargets
 )

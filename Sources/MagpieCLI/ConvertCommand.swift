@@ -16,7 +16,7 @@ enum ConvertCommand {
     let output = arguments.positionals[1]
     let format = try outputFormat(arguments.value("--format"), path: output)
     let quality = try arguments.integer("--quality", in: 0...100, default: EncodeOptions().quality)
-    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
+    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec.parsing(text) }
     var encodeOptions = EncodeOptions(quality: quality)
     encodeOptions.keepsMetadata = arguments.flag("--keep-metadata")
     if let icc = arguments.value("--icc") {

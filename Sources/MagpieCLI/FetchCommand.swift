@@ -17,7 +17,7 @@ enum FetchCommand {
       throw .usage("fetch", "expected one http(s):// or file:// URL")
     }
     let output = arguments.value("-o") ?? arguments.value("--output")
-    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
+    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec.parsing(text) }
     let format: ImageFormat? = try arguments.value("--format").map { (name) throws(CLIError) in
       try ConvertCommand.outputFormat(name, path: "")
     }

@@ -10,7 +10,7 @@ enum PrefetchCommand {
     let arguments = try ParsedArguments(words, valued: ["--concurrency", "--process", "--cache-dir"])
     guard arguments.positionals.count == 1 else { throw .usage("prefetch", "expected one URLS_FILE or -") }
     let concurrency = try arguments.integer("--concurrency", in: 1...256, default: 6)
-    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec(text) }
+    let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec.parsing(text) }
     let processors = spec?.steps.map(\.processor) ?? []
     let listing = String(decoding: try await InputFile.read(arguments.positionals[0]), as: UTF8.self)
     var requests: [ImageRequest] = []

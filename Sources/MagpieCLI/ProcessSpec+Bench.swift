@@ -15,7 +15,7 @@ extension ProcessSpec {
   /// SPEC is a usage error.
   static func benchSpec(_ task: String) throws(CLIError) -> ProcessSpec? {
     guard task.hasPrefix("process:") else { return nil }
-    return try ProcessSpec(String(task.dropFirst("process:".count)))
+    return try ProcessSpec.parsing(String(task.dropFirst("process:".count)))
   }
 
   /// One `process:SPEC` line for the image at `path`.

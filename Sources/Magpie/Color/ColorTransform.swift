@@ -13,9 +13,9 @@ import CMagpieCodecs
 ///
 /// `@unchecked Sendable`: nothing changes after `init`; the tables are only
 /// read, and the lcms2 transform has no cache to race on.
-final class ColorTransform: @unchecked Sendable {
+package final class ColorTransform: @unchecked Sendable {
   /// What the source pixels are.
-  enum Input: Hashable, Sendable {
+  package enum Input: Hashable, Sendable {
     /// RGBA8 (gray decodes as R = G = B), alpha carried.
     case rgba
     /// Adobe-inverted CMYK as a JPEG stores it, 4 bytes a pixel; comes out

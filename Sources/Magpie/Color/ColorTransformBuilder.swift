@@ -6,9 +6,9 @@ import Foundation
 /// to sRGB takes: nothing (the profile is sRGB, or one that maps every
 /// stored value to itself), a ``ColorTransform``, or nothing because the
 /// profile cannot be used (it does not parse, or describes other pixels).
-enum ColorTransformBuilder {
+package enum ColorTransformBuilder {
   /// What a profile needs.
-  enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     /// The pixels are sRGB already.
     case identity
     /// Convert through this transform.
@@ -26,7 +26,7 @@ enum ColorTransformBuilder {
   private static let sRGB = SRGBTarget()
 
   /// What converting `input` pixels encoded in `iccData` to sRGB takes.
-  static func outcome(for iccData: Data, input: ColorTransform.Input) -> Outcome {
+  package static func outcome(for iccData: Data, input: ColorTransform.Input) -> Outcome {
     guard iccData.count >= 132, iccData.count <= maxProfileByteCount else {
       return .unusable("an ICC profile of \(iccData.count) bytes is not a usable size")
     }
@@ -95,6 +95,11 @@ enum ColorTransformBuilder {
       source = colorants
     }
     let matrix = SRGBTarget.multiply(sRGB.inverse, source)
+    // Colorants no display has (degenerate, huge or NaN, as a hostile
+    // profile declares) give cells that trap converting to 2.14 fixed point
+    // and would overflow the C tables; real profiles stay within ±4. Such a
+    // profile goes through lcms2's general path instead.
+    guard matrix.allSatisfy({ $0.allSatisfy { $0.isFinite && abs($0) <= 16 } }) else { return nil }
     withUnsafeMutableBytes(of: &shaper.matrix) { raw in
       let cells = raw.bindMemory(to: Int32.self)
       for row in 0..<3 {

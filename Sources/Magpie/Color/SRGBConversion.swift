@@ -4,7 +4,7 @@ import Foundation
 /// coders (``CoderRegistry/decode(_:options:)``, on-demand animation
 /// frames, the JPEG thumbnail decoder) ends here, so any coder, built in or
 /// registered, only has to attach the profile it read.
-enum SRGBConversion {
+package enum SRGBConversion {
   /// Images at least this many pixels are converted in row bands on every core.
   static let bandedPixelCount = 1 << 18
 
@@ -36,7 +36,7 @@ enum SRGBConversion {
 
   /// Converts `pixels` in place through `transform`, in bands across the
   /// cores when the image is large.
-  static func convert(_ pixels: inout PixelBuffer, with transform: ColorTransform) {
+  package static func convert(_ pixels: inout PixelBuffer, with transform: ColorTransform) {
     let (width, height, stride) = (pixels.width, pixels.height, pixels.bytesPerRow)
     let premultiplied = pixels.alphaRepresentation == .premultiplied && !pixels.isOpaque
     // Alpha is carried as it is, so opacity holds.

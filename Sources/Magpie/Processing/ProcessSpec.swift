@@ -1,10 +1,12 @@
-import Magpie
-
-/// A parsed `--process` value: processors joined by `|`, applied left to
-/// right, e.g. `downsample(256x256)|round(16)`.
-struct ProcessSpec {
+/// A parsed `--process` value of the `magpie` CLI: processors joined by
+/// `|`, applied left to right, e.g. `downsample(256x256)|round(16)`.
+///
+/// `package`, not in the CLI's executable target, so the fuzz harnesses
+/// (MagpieFuzzHarnesses) can reach the parser; the CLI keeps the glue
+/// (ProcessSpec+CLI.swift, +Apply, +Bench).
+package struct ProcessSpec {
   /// One step of the spec.
-  enum Step: Equatable {
+  package enum Step: Equatable {
     case downsample(PixelSize)
     case resize(PixelSize, mode: String)
     case crop(PixelSize, anchor: String)
@@ -16,10 +18,13 @@ struct ProcessSpec {
     case flip(horizontal: Bool)
   }
 
-  let steps: [Step]
+  /// The steps, in the order they apply.
+  package let steps: [Step]
 
-  /// Parses `text`; anything it does not understand is a usage error.
-  init(_ text: String) throws(CLIError) {
+  /// Parses `text`; anything it does not understand is an
+  /// ``MagpieError/Code/invalidArgument`` error whose reason says what
+  /// (the CLI prints it as a `--process` usage error).
+  package init(_ text: String) throws(MagpieError) {
     var steps: [Step] = []
     for part in text.split(separator: "|", omittingEmptySubsequences: false) {
       steps.append(try Self.parseStep(String(part).trimmed()))
@@ -29,16 +34,16 @@ struct ProcessSpec {
 
   /// The size the first downsampling step wants, which decoders can use to
   /// shrink while decoding.
-  var decodeTarget: PixelSize? {
+  package var decodeTarget: PixelSize? {
     if case .downsample(let size)? = steps.first { return size }
     return nil
   }
 
-  private static func parseStep(_ text: String) throws(CLIError) -> Step {
+  private static func parseStep(_ text: String) throws(MagpieError) -> Step {
     let name: String
     var arguments: [String] = []
     if let open = text.firstIndex(of: "(") {
-      guard text.hasSuffix(")") else { throw .usage("--process", "'\(text)' lacks a closing ')'") }
+      guard text.hasSuffix(")") else { throw MagpieError(.invalidArgument, "'\(text)' lacks a closing ')'") }
       name = String(text[..<open])
       let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
       arguments = inner.split(separator: ",", omittingEmptySubsequences: false).map {
@@ -47,8 +52,10 @@ struct ProcessSpec {
     } else {
       name = text
     }
-    func expect(_ counts: ClosedRange<Int>, _ form: String) throws(CLIError) {
-      guard counts.contains(arguments.count) else { throw .usage("--process", "expected \(form), got '\(text)'") }
+    func expect(_ counts: ClosedRange<Int>, _ form: String) throws(MagpieError) {
+      guard counts.contains(arguments.count) else {
+        throw MagpieError(.invalidArgument, "expected \(form), got '\(text)'")
+      }
     }
     switch name {
     case "downsample":
@@ -58,14 +65,14 @@ struct ProcessSpec {
       try expect(1...2, "resize(WxH[,fit|fill|stretch])")
       let mode = arguments.count > 1 ? arguments[1] : "fit"
       guard ["fit", "fill", "stretch"].contains(mode) else {
-        throw .usage("--process", "resize mode must be fit, fill or stretch, got '\(mode)'")
+        throw MagpieError(.invalidArgument, "resize mode must be fit, fill or stretch, got '\(mode)'")
       }
       return .resize(try size(arguments[0], in: text), mode: mode)
     case "crop":
       try expect(1...2, "crop(WxH[,center|top|bottom|left|right])")
       let anchor = arguments.count > 1 ? arguments[1] : "center"
       guard ["center", "top", "bottom", "left", "right"].contains(anchor) else {
-        throw .usage("--process", "crop anchor must be center, top, bottom, left or right, got '\(anchor)'")
+        throw MagpieError(.invalidArgument, "crop anchor must be center, top, bottom, left or right, got '\(anchor)'")
       }
       return .crop(try size(arguments[0], in: text), anchor: anchor)
     case "round":
@@ -83,42 +90,42 @@ struct ProcessSpec {
     case "rotate":
       try expect(1...1, "rotate(90|180|270)")
       guard let degrees = Int(arguments[0]), [90, 180, 270].contains(degrees) else {
-        throw .usage("--process", "rotate takes 90, 180 or 270, got '\(arguments[0])'")
+        throw MagpieError(.invalidArgument, "rotate takes 90, 180 or 270, got '\(arguments[0])'")
       }
       return .rotate(degrees: degrees)
     case "flip":
       try expect(1...1, "flip(h|v)")
       guard arguments[0] == "h" || arguments[0] == "v" else {
-        throw .usage("--process", "flip takes h or v, got '\(arguments[0])'")
+        throw MagpieError(.invalidArgument, "flip takes h or v, got '\(arguments[0])'")
       }
       return .flip(horizontal: arguments[0] == "h")
     case "":
-      throw .usage("--process", "empty processor in '\(text)'")
+      throw MagpieError(.invalidArgument, "empty processor in '\(text)'")
     default:
-      throw .usage("--process", "unknown processor '\(name)'")
+      throw MagpieError(.invalidArgument, "unknown processor '\(name)'")
     }
   }
 
-  private static func size(_ text: String, in step: String) throws(CLIError) -> PixelSize {
+  private static func size(_ text: String, in step: String) throws(MagpieError) -> PixelSize {
     let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 65_535, h <= 65_535
     else {
-      throw .usage("--process", "expected a size WxH of positive whole numbers in '\(step)'")
+      throw MagpieError(.invalidArgument, "expected a size WxH of positive whole numbers in '\(step)'")
     }
     return PixelSize(width: w, height: h)
   }
 
-  private static func radius(_ text: String, in step: String) throws(CLIError) -> Double {
+  private static func radius(_ text: String, in step: String) throws(MagpieError) -> Double {
     guard let r = Double(text), r.isFinite, r >= 0, r <= 10_000 else {
-      throw .usage("--process", "expected a radius from 0 to 10000 in '\(step)'")
+      throw MagpieError(.invalidArgument, "expected a radius from 0 to 10000 in '\(step)'")
     }
     return r
   }
 
-  private static func tint(_ text: String, in step: String) throws(CLIError) -> Step {
+  private static func tint(_ text: String, in step: String) throws(MagpieError) -> Step {
     let hex = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
     guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else {
-      throw .usage("--process", "expected a colour #RRGGBB or #RRGGBBAA in '\(step)'")
+      throw MagpieError(.invalidArgument, "expected a colour #RRGGBB or #RRGGBBAA in '\(step)'")
     }
     let rgba = hex.count == 6 ? value << 8 | 0xFF : value
     return .tint(

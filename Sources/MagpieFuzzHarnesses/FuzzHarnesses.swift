@@ -1,0 +1,25 @@
+/// Every fuzz harness, by name: what `make fuzz` runs (the `magpie-fuzz`
+/// driver lists them) and what the regression tests replay. A new harness
+/// is a `FuzzHarness+Name.swift` file and one line here.
+public enum FuzzHarnesses {
+  /// Every harness this build has (the optional coders' only where they are
+  /// built), in the order `make fuzz` runs them.
+  public static var all: [FuzzHarness] {
+    var harnesses: [FuzzHarness] = [.sniffing, .jpeg, .png, .gif, .webp, .icc, .metadata, .processSpec]
+    #if canImport(MagpieAVIF)
+      harnesses.append(.avif)
+    #endif
+    #if canImport(MagpieHEIF)
+      harnesses.append(.heif)
+    #endif
+    #if canImport(MagpieJXL)
+      harnesses.append(.jxl)
+    #endif
+    return harnesses
+  }
+
+  /// The harness called `name`, if there is one.
+  public static func named(_ name: String) -> FuzzHarness? {
+    all.first { $0.name == name }
+  }
+}
