@@ -5,7 +5,9 @@ public enum FuzzHarnesses {
   /// Every harness this build has (the optional coders' only where they are
   /// built), in the order `make fuzz` runs them.
   public static var all: [FuzzHarness] {
-    var harnesses: [FuzzHarness] = [.sniffing, .jpeg, .png, .gif, .webp, .icc, .metadata, .processSpec]
+    var harnesses: [FuzzHarness] = [
+      .sniffing, .jpeg, .png, .gif, .webp, .icc, .metadata, .processSpec, .httpHead, .cacheEntry,
+    ]
     #if canImport(MagpieAVIF)
       harnesses.append(.avif)
     #endif

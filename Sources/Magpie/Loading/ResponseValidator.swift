@@ -9,7 +9,7 @@ import Foundation
 /// status, size cap, image sniffing, and a body that ends short of its
 /// Content-Length. Loaders feed it and deliver what it returns; when it
 /// throws, they cancel the transfer and end the stream with that error.
-struct ResponseValidator {
+package struct ResponseValidator {
   /// Bytes needed before a sniff is trusted; formats with magic numbers
   /// need far fewer.
   static let sniffBytes = 64
@@ -33,7 +33,7 @@ struct ResponseValidator {
   private(set) var isNotModified = false
 
   /// Checks for a response to `request`.
-  init(request: URLRequest, configuration: DataLoaderConfiguration) {
+  package init(request: URLRequest, configuration: DataLoaderConfiguration) {
     isConditional =
       request.value(forHTTPHeaderField: "If-None-Match") != nil
       || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
@@ -43,7 +43,7 @@ struct ResponseValidator {
   }
 
   /// Checks the head of the final response.
-  mutating func accept(_ head: ResponseHead) throws(MagpieError) {
+  package mutating func accept(_ head: ResponseHead) throws(MagpieError) {
     statusCode = head.statusCode
     contentType = head.contentType ?? "no Content-Type"
     let url = head.url.redactedDescription(or: "the server")
@@ -100,7 +100,7 @@ struct ResponseValidator {
 
   /// Takes a body chunk; returns the event to deliver, if any yet (the
   /// first bytes are held until they are sniffed).
-  mutating func accept(_ chunk: Data) throws(MagpieError) -> DataLoadingEvent? {
+  package mutating func accept(_ chunk: Data) throws(MagpieError) -> DataLoadingEvent? {
     guard !isNotModified, !chunk.isEmpty else { return nil }
     received += Int64(chunk.count)
     if received > maximumBodySize {
@@ -118,7 +118,7 @@ struct ResponseValidator {
 
   /// The body ended cleanly; returns the held bytes still to deliver, or
   /// throws when the body was short, empty or not an image.
-  mutating func finish() throws(MagpieError) -> DataLoadingEvent? {
+  package mutating func finish() throws(MagpieError) -> DataLoadingEvent? {
     guard !isNotModified else { return nil }
     if let expected, received < expected {
       throw MagpieError(

@@ -3,10 +3,10 @@ import Foundation
 /// Reads a `Retry-After` header: delay-seconds (`"120"`) or an HTTP-date
 /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, or the obsolete RFC 850 and asctime
 /// forms), as RFC 9110 section 10.2.3 defines it.
-enum RetryAfter {
+package enum RetryAfter {
   /// The wait the header asks for, never negative; `nil` when the value is
   /// neither form.
-  static func parse(_ value: String, now: Date = Date()) -> Duration? {
+  package static func parse(_ value: String, now: Date = Date()) -> Duration? {
     let text = value.trimmingCharacters(in: .whitespaces)
     if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
       // A huge number of seconds is a server asking for "never soon": clamp.

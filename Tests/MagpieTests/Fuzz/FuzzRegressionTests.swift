@@ -20,7 +20,9 @@ import Testing
   /// What `make fuzz` runs is the registry: Scripts/fuzz.sh takes the
   /// names from `magpie-fuzz list`, which prints `FuzzHarnesses.all`.
   @Test func registryNamesEveryHarnessMakeFuzzRuns() throws {
-    var expected: Set = ["sniff", "jpeg", "png", "gif", "webp", "icc", "metadata", "process-spec"]
+    var expected: Set = [
+      "sniff", "jpeg", "png", "gif", "webp", "icc", "metadata", "process-spec", "http-head", "cache-entry",
+    ]
     #if canImport(MagpieAVIF)
       expected.insert("avif")
     #endif
