@@ -5,14 +5,14 @@ extension FaultOrigin {
   /// Waits until `count` requests for `path` have arrived. Returns `false`
   /// if that has not happened after `limit` (a failing test, not a hang).
   @discardableResult
-  func waitForRequests(_ path: String, count: Int = 1, limit: Duration = .seconds(10)) async -> Bool {
+  func waitForRequests(_ path: String, count: Int = 1, limit: Duration = .seconds(30)) async -> Bool {
     await wait(.request, path: path, count: count, limit: limit)
   }
 
   /// Waits until a client has closed a connection on which `path` was
   /// requested. Returns `false` if none has after `limit`.
   @discardableResult
-  func waitForClientClose(_ path: String, limit: Duration = .seconds(10)) async -> Bool {
+  func waitForClientClose(_ path: String, limit: Duration = .seconds(30)) async -> Bool {
     await wait(.close, path: path, count: 1, limit: limit)
   }
 

@@ -137,8 +137,13 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
     }
   }
 
-  private func scheduleNext() {
+  /// Runs `finishing` (the end of the last decode) and picks the next
+  /// frame in one critical section: were they two, ``waitUntilIdle()``
+  /// could run between them, see no decode in flight and return while
+  /// frames were still to come.
+  private func scheduleNext(finishing: (inout State) -> Void = { _ in }) {
     let (next, idle) = state.withLock { state -> (Int?, [CheckedContinuation<Void, Never>]) in
+      finishing(&state)
       let next = !state.isClosed && state.failure == nil ? state.window.nextToDecode() : nil
       guard state.window.decoding == nil else { return (next, []) }
       defer { state.idleWaiters = [] }
@@ -150,12 +155,8 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
   }
 
   private func decode(_ index: Int) {
-    let closed = state.withLock { state -> Bool in
-      if state.isClosed { state.window.abandonedDecoding(index) }
-      return state.isClosed
-    }
-    guard !closed else {
-      scheduleNext()
+    guard !state.withLock({ $0.isClosed }) else {
+      scheduleNext { $0.window.abandonedDecoding(index) }
       return
     }
     let result: Result<PixelBuffer, MagpieError>
@@ -164,7 +165,7 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
     } catch {
       result = .failure(error)
     }
-    state.withLock { state in
+    scheduleNext { state in
       state.decodes += 1
       switch result {
       case .success(let pixels):
@@ -180,6 +181,5 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
         state.failure = state.failure ?? error
       }
     }
-    scheduleNext()
   }
 }
