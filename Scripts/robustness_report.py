@@ -10,7 +10,8 @@ committed with it (a section says so when its record is missing):
   (Scripts/fuzz.sh); the report totals time, executions and crashes per
   harness over every run.
 - Tests/MagpieTests/Fixtures/fuzz/NAME/: the inputs fuzzing found, each
-  replayed by FuzzRegressionTests.
+  replayed by FuzzRegressionTests; docs/fuzz/findings.tsv says what each
+  finding was and how it was resolved (kept by hand as they are fixed).
 - docs/robustness/hostile-corpus.json: the last `make hostile` run
   (Scripts/hostile/run_hostile_corpus.py).
 - docs/robustness/hostile-origins.jsonl: each hostile-origin case's
@@ -76,6 +77,14 @@ def fuzz_section():
     else:
         lines.append(f"Every harness has run at least {ENOUGH_SECONDS // 60} minutes in total.")
     lines.append("")
+    findings = os.path.join(ROOT, "docs", "fuzz", "findings.tsv")
+    if os.path.exists(findings):
+        with open(findings) as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+        lines += ["What the crashes were (docs/fuzz/findings.tsv):", "",
+                  "| date | harness | finding | resolution |", "|---|---|---|---|"]
+        lines += [f"| {r['date']} | {r['harness']} | {r['finding']} | {r['resolution']} |" for r in rows]
+        lines.append("")
     return lines
 
 
@@ -86,7 +95,8 @@ def hostile_corpus_section():
         return lines + ["No run is recorded (docs/robustness/hostile-corpus.json is missing).", ""]
     limits = summary["limits"]
     lines += [
-        f"`make hostile`: {summary['files']} files made by Scripts/hostile/make_hostile_corpus.py "
+        f"`make hostile` ({summary.get('date', 'undated')}, commit {summary.get('commit', 'unknown')}): "
+        f"{summary['files']} files made by Scripts/hostile/make_hostile_corpus.py "
         f"(seed {summary['seed']}) from the test fixtures: valid copies, truncations at random offsets, "
         "random byte flips, and headers rewritten to declare sizes near and over every limit. Each went "
         f"through the release `magpie decode` in a process of its own, limited to {limits['time_s']} s "

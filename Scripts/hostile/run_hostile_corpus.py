@@ -65,6 +65,14 @@ def classify(result, rss_limit):
     return "failure", f"exit {result['rc']} with stderr {result['stderr'][:300]!r}"
 
 
+def commit():
+    """The checkout's short commit, for the report; "unknown" outside git."""
+    try:
+        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--count", type=int, default=300)
@@ -141,7 +149,8 @@ def main():
     slowest = max(records, key=lambda r: r["wall_s"])
     largest = max(records, key=lambda r: r["rss_mb"])
     summary = {
-        "seed": manifest["seed"], "files": len(records), "failures": len(failures),
+        "seed": manifest["seed"], "files": len(records), "failures": len(failures), "commit": commit(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "elapsed_s": round(time.monotonic() - started, 1), "jobs": a.jobs,
         "limits": {"time_s": a.time_limit, "rss_mb": a.rss_limit_mb, "max_pixels": a.max_pixels,
                    "max_frames": a.max_frames, "max_bytes": a.max_bytes},

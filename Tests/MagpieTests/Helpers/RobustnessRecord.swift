@@ -11,10 +11,13 @@ enum RobustnessRecord {
   }
 
   /// Notes the outcome of hostile-origin case `name` on `loader`: the
-  /// error's code and reason (or that it loaded) and how long it took.
-  static func hostileOrigin(_ name: String, loader: String, error: (any Error)?, elapsed: Duration) {
+  /// error's code and reason (or, when it loaded, `loaded`: what the case
+  /// checks of a load that succeeds) and how long it took.
+  static func hostileOrigin(
+    _ name: String, loader: String, error: (any Error)?, loaded: String = "loaded", elapsed: Duration
+  ) {
     guard let path else { return }
-    let outcome = error.map { "\($0)" } ?? "loaded"
+    let outcome = error.map { "\($0)" } ?? loaded
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let fields: [String: Any] = ["case": name, "loader": loader, "outcome": outcome, "seconds": seconds]
     guard var line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }

@@ -82,6 +82,7 @@ extension DataLoaderTests {
       RobustnessRecord.hostileOrigin(
         "bodyLongerThanContentLength", loader: kind.rawValue,
         error: outcome.error ?? (cut ? nil : MagpieError(.invalidResponse, "body not cut at Content-Length")),
+        loaded: "loaded the announced bytes only; the pipeline's decode fails, nothing cached",
         elapsed: outcome.elapsed)
       #expect(outcome.error == nil)
       #expect(outcome.body == sample.prefix(sample.count / 2))
@@ -120,7 +121,7 @@ extension DataLoaderTests {
       RobustnessRecord.hostileOrigin(
         "credentialsAndCookiesAcrossOrigins", loader: kind.rawValue,
         error: leaked ? MagpieError(.invalidArgument, "credentials reached the other origin") : outcome.error,
-        elapsed: outcome.elapsed)
+        loaded: "loaded; the other origin got no Authorization and no Cookie", elapsed: outcome.elapsed)
       #expect(sent.headers["authorization"] == nil)
       #expect(sent.headers["cookie"] == nil)
       // The cookie the first origin set is kept nowhere: a loader without

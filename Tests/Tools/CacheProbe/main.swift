@@ -17,6 +17,16 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
+/// A disk cache over `directory` whose entry limit fits a
+/// ``selfChecking(count:)`` value of `bytes` (16 bytes of framing more).
+func openCache(_ directory: URL, holding bytes: Int) -> DiskCache {
+  do {
+    return try DiskCache(configuration: .init(directory: directory, maximumEntrySize: bytes + 16))
+  } catch {
+    fail("\(error)")
+  }
+}
+
 /// A noisy RGBA image of the given side: PNG-encoded it takes real space.
 func noiseImage(side: Int, seed: UInt64) -> Image {
   var random = XorShift(seed: seed)
@@ -102,12 +112,7 @@ case "bench":
 
 case "write-loop":
   guard arguments.count == 4, let bytes = Int(arguments[3]) else { fail("usage: write-loop DIR BYTES") }
-  let cache: DiskCache
-  do {
-    cache = try DiskCache(configuration: .init(directory: directory, maximumEntrySize: bytes + 16))
-  } catch {
-    fail("\(error)")
-  }
+  let cache = openCache(directory, holding: bytes)
   let value = selfChecking(count: bytes)
   for index in 0... {
     let key = "loop-\(index)"
@@ -119,12 +124,7 @@ case "write-loop":
 
 case "write-big":
   guard arguments.count == 5, let bytes = Int(arguments[4]) else { fail("usage: write-big DIR KEY BYTES") }
-  let cache: DiskCache
-  do {
-    cache = try DiskCache(configuration: .init(directory: directory, maximumEntrySize: bytes + 16))
-  } catch {
-    fail("\(error)")
-  }
+  let cache = openCache(directory, holding: bytes)
   let value = selfChecking(count: bytes)
   // Hash the key before announcing, so the announcement comes just before
   // the file is opened (OpenSSL's first digest loads its provider).

@@ -24,6 +24,13 @@ import Testing
   @Test(arguments: 0..<animations.count)
   func oneFrameOverTheLimitIsRefusedNamingCountAndLimit(_ index: Int) throws {
     let (path, coder, format) = Self.animations[index]
+    try Self.expectOneFrameOverTheLimitRefused(path, coder: coder, format: format)
+  }
+
+  /// Decoding the animation at fixture `path` with a frame limit one under
+  /// its frame count fails, eagerly and through a frame source, with the
+  /// limit error naming `format`, the count and the limit.
+  static func expectOneFrameOverTheLimitRefused(_ path: String, coder: any ImageCoder, format: String) throws {
     let data = try TestPaths.fixture(path)
     let frames = try coder.info(of: data).frameCount
     var options = DecodeOptions()
