@@ -14,7 +14,8 @@
 # it) and fails the script after the remaining harnesses ran.
 #
 # FUZZ_SECONDS (default 30) per harness; FUZZ_HARNESSES a space-separated
-# subset to run instead of all.
+# subset to run instead of all; FUZZ_SKIP harnesses to leave out (CI leaves
+# out one with an open finding in a system library, docs/fuzz/findings.tsv).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -53,6 +54,10 @@ fi
 found=0
 while IFS=$'\t' read -r name max_len; do
   if [[ -n "${FUZZ_HARNESSES:-}" && " $FUZZ_HARNESSES " != *" $name "* ]]; then continue; fi
+  if [[ " ${FUZZ_SKIP:-} " == *" $name "* ]]; then
+    echo "fuzz: $name skipped (FUZZ_SKIP)"
+    continue
+  fi
   corpus=$scratch/corpus/$name
   artifacts=$scratch/artifacts/$name
   mkdir -p "$corpus" "$artifacts"

@@ -19,6 +19,10 @@ package enum RetryAfter {
 
   /// An HTTP-date in any of its three forms, always GMT.
   static func httpDate(_ text: String) -> Date? {
+    // HTTP-dates are ASCII (RFC 9110 5.6.7); Foundation's DateFormatter
+    // traps on some other text (a combining mark in the year, found by the
+    // http-head fuzz harness), so anything else is no date.
+    guard text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
     for format in formats {
       if let date = format.date(from: text) { return date }
     }

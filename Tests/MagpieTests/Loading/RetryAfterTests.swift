@@ -33,4 +33,12 @@ struct RetryAfterTests {
     #expect(RetryAfter.parse("-5", now: now) == nil)
     #expect(RetryAfter.parse("1.5", now: now) == nil)
   }
+
+  @Test("A date with non-ASCII text is no value, not a trap in DateFormatter")
+  func nonASCII() {
+    // The http-head fuzz harness's input (Fixtures/fuzz/http-head): a
+    // combining mark inside the year made Foundation's DateFormatter trap.
+    #expect(RetryAfter.parse("Wed, 20 Oct 2\u{0317}5 07:28:00 GMT", now: now) == nil)
+    #expect(RetryAfter.parse("W\u{00E9}d, 21 Oct 2015 07:28:00 GMT", now: now) == nil)
+  }
 }
