@@ -129,7 +129,7 @@ def hostile_origin_section():
                   "date": time.strftime("%Y-%m-%d", time.gmtime(os.path.getmtime(path)))}
     loaders = sorted({r["loader"] for r in record["cases"]})
     lines += [
-        "Each case of the hostile-origin tests (DataLoaderHostileTests, and the expired certificate "
+        "Each case of the hostile-origin tests (DataLoaderHostileTests, and the self-signed and expired certificates "
         "against nginx in DataLoaderNginxTests) through each loader, with the outcome the loader "
         "ended with. The tests also run each case through the whole pipeline with a disk cache "
         "that must stay empty, and check every error's code and reason, its time and its size. "

@@ -158,7 +158,7 @@ extension DataLoaderTests {
       let name = try #require(try Self.sampleNames().first)
       let refused = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(quickConfiguration()))
       RobustnessRecord.hostileOrigin(
-        "expiredCertificate", loader: kind.rawValue, error: refused.error, elapsed: refused.elapsed)
+        "selfSignedCertificate", loader: kind.rawValue, error: refused.error, elapsed: refused.elapsed)
       #expect(refused.error?.code == .network)
       #expect(refused.body.isEmpty)
       var configuration = quickConfiguration()
