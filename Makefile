@@ -6,7 +6,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # Build dependencies: codec libraries (headers + pkg-config files) and tools
 # the tests and benchmarks call.
 BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev \
-	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libjxl-dev
+	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libjxl-dev libhiredis-dev
 # The C libraries' own tools, the independent references the colour and
 # AVIF/HEIC/JPEG XL tests compare with (transicc, avifdec, heif-convert,
 # djxl, webpmux), and the free ICC profiles the colour fixtures use.
@@ -17,7 +17,11 @@ ORIGIN_PACKAGES := nginx curl openssl
 # The GTK 4 binding (MagpieGTK/, a package of its own) and its UI tests:
 # GTK's headers, and a private X server with its auth tool for the tests.
 GTK_PACKAGES := libgtk-4-dev xvfb xauth
-TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) libjpeg-turbo-progs time python3
+# The shared Redis tier's tests, demo and benchmark: a private redis-server
+# on a free loopback port, and redis-cli/redis-benchmark.
+REDIS_PACKAGES := redis-server redis-tools
+TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) $(REDIS_PACKAGES) \
+	libjpeg-turbo-progs time python3
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
 .PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address fuzz \
@@ -44,11 +48,11 @@ bench-deps:
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
-# The core and the CLI without the optional coders (AVIF, HEIC, JPEG XL), as
-# a machine without their libraries builds them; its own scratch folder, as
-# a .build that has built them still offers their modules.
+# The core and the CLI without the optional coders (AVIF, HEIC, JPEG XL) and
+# the Redis tier, as a machine without their libraries builds them; its own
+# scratch folder, as a .build that has built them still offers their modules.
 build-minimal: deps
-	MAGPIE_WITHOUT=avif,heif,jxl $(SWIFT) build --scratch-path .build-minimal $(SWIFT_FLAGS) --product magpie
+	MAGPIE_WITHOUT=avif,heif,jxl,redis $(SWIFT) build --scratch-path .build-minimal $(SWIFT_FLAGS) --product magpie
 
 release: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) --product magpie

@@ -60,6 +60,16 @@ let optionalCoders: [OptionalCoder] = [
       .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
       .target(name: "MagpieJXL", dependencies: ["Magpie", "CJXL"]),
     ]),
+  // Not a coder: the shared cache tier on Redis through hiredis (Debian
+  // libhiredis-dev), a product of its own so that only servers that use it
+  // link it. Not through pkg-config: hiredis.pc's cflags carry
+  // -D_FILE_OFFSET_BITS=64, a flag SwiftPM prohibits.
+  OptionalCoder(
+    key: "redis", header: "hiredis/hiredis.h", module: "MagpieRedis",
+    targets: [
+      .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+      .target(name: "MagpieRedis", dependencies: ["Magpie", "CHiredis"]),
+    ]),
 ].filter { builds($0.key, header: $0.header) }
 let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }
 

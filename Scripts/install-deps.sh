@@ -13,8 +13,8 @@ echo "installing Debian packages: ${missing[*]}" >&2
 sudo=()
 if [[ $(id -u) -ne 0 ]]; then sudo=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
-# Installing nginx must not start the system's nginx on port 80: the tests
-# and the demo run their own on a free loopback port. A policy-rc.d that
+# Installing nginx or redis-server must not start the system's server on its
+# port: the tests and the demo run their own on a free loopback port. A policy-rc.d that
 # refuses service starts does that, for the length of this install.
 policy=/usr/sbin/policy-rc.d
 if [[ ! -e $policy ]]; then

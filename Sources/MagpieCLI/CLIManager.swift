@@ -3,9 +3,12 @@ import Magpie
 
 /// The image manager `magpie fetch` and `magpie prefetch` load through:
 /// the default data loader, a disk cache in `--cache-dir` (or the default
-/// folder), or memory only with `--no-cache`.
+/// folder), or memory only with `--no-cache`, and the `--redis` tier
+/// behind it.
 enum CLIManager {
-  static func make(cacheDirectory: String?, noCache: Bool, concurrency: Int = 6) throws(CLIError) -> ImageManager {
+  static func make(
+    cacheDirectory: String?, noCache: Bool, concurrency: Int = 6, redis: RedisOption? = nil
+  ) throws(CLIError) -> ImageManager {
     let disk: DiskCache?
     if noCache {
       disk = nil
@@ -17,7 +20,8 @@ enum CLIManager {
         throw .failure("open cache \(directory.path)", error)
       }
     }
-    let cache = ImageCache(diskCache: disk, trimsOnMemoryPressure: false)
+    let tiers = (disk.map { [CacheTier($0)] } ?? []) + (redis.map { [$0.tier] } ?? [])
+    let cache = ImageCache(tiers: tiers, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: CurlDataLoader(), maximumConcurrentDownloads: concurrency))
     return ImageManager(

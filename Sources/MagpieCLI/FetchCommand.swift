@@ -2,14 +2,14 @@ import Foundation
 import Magpie
 
 /// `magpie fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR]
-/// [--no-cache] [--json] [--verbose]`: one load through the manager
+/// [--no-cache] [--redis URL] [--json] [--verbose]`: one load through the manager
 /// (memory, disk, network). An error names the URL without its password
 /// and query (`?…`) unless `--verbose` asks for it whole. With `--json`: `{"source","width","height","format","bytes","ms"}`
 /// plus where the time went.
 enum FetchCommand {
   static func run(_ words: [String]) async throws(CLIError) {
     let arguments = try ParsedArguments(
-      words, valued: ["-o", "--output", "--process", "--format", "--cache-dir"],
+      words, valued: ["-o", "--output", "--process", "--format", "--cache-dir", "--redis"],
       switches: ["--no-cache", "--json", "--verbose"])
     guard arguments.positionals.count == 1, let url = URL(string: arguments.positionals[0]),
       let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
@@ -21,8 +21,9 @@ enum FetchCommand {
     let format: ImageFormat? = try arguments.value("--format").map { (name) throws(CLIError) in
       try ConvertCommand.outputFormat(name, path: "")
     }
+    let redis = try RedisOption.parse(arguments.value("--redis"), concurrency: 1)
     let manager = try CLIManager.make(
-      cacheDirectory: arguments.value("--cache-dir"), noCache: arguments.flag("--no-cache"))
+      cacheDirectory: arguments.value("--cache-dir"), noCache: arguments.flag("--no-cache"), redis: redis)
 
     var request: ImageRequest
     if scheme == "file" {

@@ -20,7 +20,10 @@ enum MagpieCommand {
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
                                                 play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json] [--verbose]
-      prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR]
+              [--redis redis://[PASSWORD@]HOST[:PORT][/DB]]
+                                                one load; --redis adds a shared Redis tier behind the disk
+      prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR] [--redis URL]
+                                                fill the caches from a list
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;
                                                 also decode-scaled, thumb-batch, process:SPEC)
       cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]

@@ -2,12 +2,13 @@ import Foundation
 import Magpie
 
 /// `magpie prefetch URLS_FILE|- [--concurrency N] [--process SPEC]
-/// [--cache-dir DIR]`: loads a list into the caches. On a terminal a live
+/// [--cache-dir DIR] [--redis URL]`: loads a list into the caches. On a terminal a live
 /// progress bar (count, rate, ETA) on stderr; otherwise a plain line per
-/// tenth of the list. The last line is `N finished, M skipped, K failed`.
+/// tenth of the list. The last line is `N finished, M skipped, K failed`, after one about
+/// the Redis tier's hits with `--redis`.
 enum PrefetchCommand {
   static func run(_ words: [String]) async throws(CLIError) {
-    let arguments = try ParsedArguments(words, valued: ["--concurrency", "--process", "--cache-dir"])
+    let arguments = try ParsedArguments(words, valued: ["--concurrency", "--process", "--cache-dir", "--redis"])
     guard arguments.positionals.count == 1 else { throw .usage("prefetch", "expected one URLS_FILE or -") }
     let concurrency = try arguments.integer("--concurrency", in: 1...256, default: 6)
     let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec.parsing(text) }
@@ -25,13 +26,15 @@ enum PrefetchCommand {
       }
       requests.append(ImageRequest(url: url, processors: processors))
     }
+    let redis = try RedisOption.parse(arguments.value("--redis"), concurrency: concurrency)
     let manager = try CLIManager.make(
-      cacheDirectory: arguments.value("--cache-dir"), noCache: false, concurrency: concurrency)
+      cacheDirectory: arguments.value("--cache-dir"), noCache: false, concurrency: concurrency, redis: redis)
     let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: concurrency)
     let meter = ProgressMeter(total: requests.count, interactive: isatty(STDERR_FILENO) == 1)
     let result = await prefetcher.prefetch(requests) { progress in meter.update(progress) }
     await manager.waitForPendingWrites()
     meter.finish()
+    if let redis { print(redis.summary()) }
     print("\(result.finished) finished, \(result.skipped) skipped, \(result.failed) failed")
     if result.failed > 0 {
       throw CLIError.failure("prefetch", "\(result.failed) of \(result.total) failed").silenced

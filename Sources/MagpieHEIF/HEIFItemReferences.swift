@@ -59,7 +59,8 @@ struct HEIFItemReferences {
       }
       if itemCount > Self.maximumDecodes {
         throw MagpieError(
-          .limitExceeded, "heic: item \(item) needs over \(Self.maximumDecodes) item decodes, the most one image may take")
+          .limitExceeded,
+          "heic: item \(item) needs over \(Self.maximumDecodes) item decodes, the most one image may take")
       }
       depth[item] = itemDepth
       count[item] = itemCount

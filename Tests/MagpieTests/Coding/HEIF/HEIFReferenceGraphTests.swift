@@ -61,8 +61,10 @@
       let cycles: [[Reference]] = [
         [Reference(type: "dimg", from: 1, to: [1])],
         [Reference(type: "dimg", from: 1, to: [2]), Reference(type: "dimg", from: 2, to: [1])],
-        [Reference(type: "dimg", from: 2, to: [1]), Reference(type: "auxl", from: 3, to: [2]),
-         Reference(type: "dimg", from: 3, to: [2])],
+        [
+          Reference(type: "dimg", from: 2, to: [1]), Reference(type: "auxl", from: 3, to: [2]),
+          Reference(type: "dimg", from: 3, to: [2]),
+        ],
       ]
       for (index, references) in cycles.enumerated() {
         for version: UInt8 in [0, 1] {

@@ -1,0 +1,116 @@
+#if canImport(MagpieRedis)
+  import Foundation
+  import Magpie
+  import MagpieRedis
+  import Testing
+
+  /// ``RedisStorage`` against a real redis-server on a free loopback port.
+  @Suite(
+    .enabled(if: RedisServer.isInstalled, "redis-server is not installed (make test installs it)"),
+    .timeLimit(Sanitizer.suiteTimeLimit))
+  struct RedisStorageTests {
+    let server: RedisServer
+
+    init() throws { server = try RedisServer() }
+
+    private func storage(
+      prefix: String = "test:", _ adjust: (inout RedisConfiguration) -> Void = { _ in }
+    ) throws -> RedisStorage {
+      var configuration = try RedisConfiguration(url: server.url())
+      configuration.keyPrefix = prefix
+      configuration.log = nil
+      adjust(&configuration)
+      return RedisStorage(configuration: configuration)
+    }
+
+    @Test func entriesRoundTripWithTheirMetadata() async throws {
+      let redis = try storage()
+      let payload = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+      #expect(try await redis.data(forKey: "a") == nil)
+      try await redis.storeData(payload, forKey: "a", metadata: Data("validators".utf8))
+      #expect(try await redis.data(forKey: "a") == payload)
+      #expect(try await redis.metadata(forKey: "a") == Data("validators".utf8))
+      #expect(await redis.containsData(forKey: "a"))
+      // Under the prefix, on the server itself.
+      #expect(try server.cli("EXISTS", "test:a") == "1")
+      try await redis.removeData(forKey: "a")
+      #expect(!(await redis.containsData(forKey: "a")))
+      let counts = redis.statistics
+      #expect(counts.hits == 1 && counts.stores == 1 && counts.misses == 1 && counts.failures == 0)
+    }
+
+    @Test func entriesExpireAfterTheConfiguredLifetime() async throws {
+      let lasting = try storage { $0.expiration = .seconds(60) }
+      try await lasting.storeData(Data([1]), forKey: "lasting", metadata: nil)
+      let ttl = try #require(Int(try server.cli("PTTL", "test:lasting")))
+      #expect(ttl > 59_000 && ttl <= 60_000, "PTTL \(ttl)")
+      let forever = try storage { $0.expiration = .never }
+      try await forever.storeData(Data([1]), forKey: "forever", metadata: nil)
+      #expect(try server.cli("PTTL", "test:forever") == "-1")
+      let brief = try storage { $0.expiration = .seconds(0.001) }
+      try await brief.storeData(Data([1]), forKey: "brief", metadata: nil)
+      // Redis expires it on its own clock; the read after that misses.
+      while await brief.containsData(forKey: "brief") { await Task.yield() }
+      #expect(try await brief.data(forKey: "brief") == nil)
+    }
+
+    @Test func valuesOverTheCapAreNotStored() async throws {
+      let redis = try storage { $0.maximumValueSize = 1000 }
+      try await redis.storeData(Data(count: 2000), forKey: "big", metadata: nil)
+      #expect(!(await redis.containsData(forKey: "big")))
+      try await redis.storeData(Data(count: 900), forKey: "small", metadata: nil)
+      #expect(await redis.containsData(forKey: "small"))
+      #expect(redis.statistics.oversized == 1)
+    }
+
+    @Test func aCorruptedValueIsDeletedAndRefetchedFromTheOrigin() async throws {
+      let redis = try storage { $0.coalescesMisses = false }
+      let loader = MockDataLoader()
+      let url = URL(string: "https://images.example.com/a.png")!
+      let png = try CoderRegistry.shared.encode(
+        Image(pixels: PixelBuffer(width: 2, height: 2, straightRGBA: [UInt8](repeating: 200, count: 16))), as: .png)
+      loader.script(url, .respond(body: png))
+      func manager() -> ImageManager {
+        let cache = ImageCache(
+          memoryCache: .frozen(), tiers: [CacheTier(redis, writeMode: .writeThrough)], trimsOnMemoryPressure: false)
+        let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never))
+        return ImageManager(configuration: .init(cache: cache, downloader: downloader))
+      }
+      #expect(try await manager().image(for: ImageRequest(url: url)).cacheType == .none)
+      #expect(try await manager().image(for: ImageRequest(url: url)).cacheType == .tier("redis"))
+      // Flip one byte of the stored value on the server.
+      let key = try #require(try server.cli("--scan", "--pattern", "test:*").split(separator: "\n").first)
+      let script =
+        "local v = redis.call('GET', KEYS[1]) return redis.call('SET', KEYS[1], v:sub(1, 30) .. 'X' .. v:sub(32))"
+      _ = try server.cli("EVAL", script, "1", String(key))
+      #expect(try await manager().image(for: ImageRequest(url: url)).cacheType == .none)
+      #expect(loader.startedURLs.count == 2)
+      #expect(redis.statistics.corrupt == 1)
+      #expect(try await manager().image(for: ImageRequest(url: url)).cacheType == .tier("redis"))
+    }
+
+    @Test func removeAllRemovesOnlyItsOwnPrefix() async throws {
+      let redis = try storage(prefix: "mine:")
+      for index in 0..<2500 { try await redis.storeData(Data([1]), forKey: "k\(index)", metadata: nil) }
+      _ = try server.cli("SET", "theirs:k", "kept")
+      try await redis.removeAll()
+      #expect(try server.cli("DBSIZE") == "1")
+      #expect(try server.cli("GET", "theirs:k") == "kept")
+    }
+
+    @Test func authAndDatabaseIndexAreSent() async throws {
+      _ = try server.cli("CONFIG", "SET", "requirepass", "s3cret")
+      let denied = try storage { $0.failureThreshold = 100 }
+      try await denied.storeData(Data([1]), forKey: "x", metadata: nil)
+      #expect(denied.statistics.stores == 0)
+      let allowed = try storage {
+        $0.password = "s3cret"
+        $0.database = 2
+      }
+      try await allowed.storeData(Data([7]), forKey: "x", metadata: nil)
+      #expect(try await allowed.data(forKey: "x") == Data([7]))
+      #expect(try server.cli("-a", "s3cret", "--no-auth-warning", "-n", "2", "EXISTS", "test:x") == "1")
+      #expect(try server.cli("-a", "s3cret", "--no-auth-warning", "-n", "0", "EXISTS", "test:x") == "0")
+    }
+  }
+#endif
