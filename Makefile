@@ -25,7 +25,8 @@ TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENC
 BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
 
 .PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address fuzz \
-	robustness-report robustness-record demo gallery bench deps test-deps demo-deps gallery-deps bench-deps \
+	robustness-report robustness-record demo demo-fleet gallery bench deps test-deps demo-deps demo-fleet-deps \
+	gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -38,6 +39,9 @@ test-deps:
 
 demo-deps:
 	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES)
+
+demo-fleet-deps:
+	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(REDIS_PACKAGES)
 
 gallery-deps:
 	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES)
@@ -124,6 +128,12 @@ fuzz: deps
 
 demo: demo-deps release
 	Scripts/demo.sh
+
+# Four `magpie prefetch` instances warming one list through a shared Redis
+# tier (a private redis-server and nginx on loopback): prints the hits per
+# tier and the origin's requests, one per URL (Scripts/demo-fleet.sh).
+demo-fleet: demo-fleet-deps release
+	Scripts/demo-fleet.sh
 
 # The GTK gallery against a local nginx serving samples/ (needs a display).
 gallery: gallery-deps

@@ -68,7 +68,7 @@ let optionalCoders: [OptionalCoder] = [
     key: "redis", header: "hiredis/hiredis.h", module: "MagpieRedis",
     targets: [
       .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
-      .target(name: "MagpieRedis", dependencies: ["Magpie", "CHiredis"]),
+      .target(name: "MagpieRedis", dependencies: ["Magpie", "CHiredis", "CDeflate"]),
     ]),
 ].filter { builds($0.key, header: $0.header) }
 let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }

@@ -29,6 +29,7 @@ import network_bench  # noqa: E402  (beside this file)
 import pipeline_bench  # noqa: E402
 import animation_bench  # noqa: E402
 import color_bench  # noqa: E402
+import redis_bench  # noqa: E402
 
 WORK = os.path.join(ROOT, "bench", "work")
 KODAK = os.path.normpath(os.path.join(ROOT, "..", "shared", "testdata", "kodak"))
@@ -328,11 +329,13 @@ def main():
     pipeline = [] if a.only and a.only not in "pipeline" else pipeline_bench.run(a.magpie)
     animation = [] if a.only and a.only not in "animation" else animation_bench.run(a.magpie, sys.executable)
     color = [] if a.only and a.only not in "color" else color_bench.run(a.magpie, files["photo-4000x3000.jpg"])
+    redis = [] if a.only and a.only not in "redis" else redis_bench.run(a.magpie)
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version()},
         "reps": a.reps, "warmup": a.warmup, "rounds": a.rounds, "results": results, "batch": batch, "memory": memory,
         "caching": caching, "network": network, "pipeline": pipeline, "animation": animation, "color": color,
+        "redis": redis,
     }
     out_dir = os.path.join(ROOT, "bench")
     with open(os.path.join(out_dir, "results.json"), "w") as f:
@@ -346,6 +349,7 @@ def main():
     text += "\n" + pipeline_bench.markdown(pipeline) if pipeline else ""
     text += "\n" + animation_bench.markdown(animation) if animation else ""
     text += "\n" + color_bench.markdown(color) if color else ""
+    text += "\n" + redis_bench.markdown(redis) if redis_bench.markdown(redis) else ""
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(text)
     print("\n" + text)

@@ -2,14 +2,17 @@ import Dispatch
 import Foundation
 import Magpie
 
-/// `magpie cache-bench memory|disk|clean [--files N] [--thumbnail FILE]`:
-/// the caching micro-benchmarks `make bench` runs, each next to its
-/// baseline measured in the same process. One JSON object per line.
+/// `magpie cache-bench memory|manager|disk|clean|redis [--files N]
+/// [--thumbnail FILE] [--redis URL --requests N --concurrency C]`: the
+/// caching micro-benchmarks `make bench` runs, each next to its baseline
+/// measured in the same process (for redis, `redis-benchmark` in the same
+/// run). One JSON object per line.
 enum CacheBenchCommand {
   static func run(_ words: [String]) async throws(CLIError) {
-    let arguments = try ParsedArguments(words, valued: ["--files", "--thumbnail"])
+    let arguments = try ParsedArguments(
+      words, valued: ["--files", "--thumbnail", "--redis", "--requests", "--concurrency"])
     guard arguments.positionals.count == 1 else {
-      throw .usage("cache-bench", "expected memory, manager, disk or clean")
+      throw .usage("cache-bench", "expected memory, manager, disk, clean or redis")
     }
     switch arguments.positionals[0] {
     case "memory":
@@ -23,6 +26,11 @@ enum CacheBenchCommand {
       try await diskHits(thumbnailPath: path)
     case "clean":
       try clean(files: try arguments.integer("--files", in: 1...10_000_000, default: 100_000))
+    case "redis":
+      try await RedisTierBench.run(
+        url: arguments.value("--redis"), thumbnail: arguments.value("--thumbnail"),
+        requests: try arguments.integer("--requests", in: 1...100_000_000, default: 100_000),
+        concurrency: try arguments.integer("--concurrency", in: 1...256, default: 6))
     default:
       throw .usage("cache-bench", "unknown benchmark '\(arguments.positionals[0])'")
     }

@@ -29,7 +29,7 @@ enum MagpieCommand {
       cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]
       demo [DIR] [--out FILE] [--base-url URL --cache-dir DIR]
                                                 thumbnail the samples (through an origin with --base-url)
-      cache-bench memory|manager|disk|clean [--thumbnail FILE] [--files N]
+      cache-bench memory|manager|disk|clean|redis [--thumbnail FILE] [--files N] [--redis URL]
                                                 cache timings for make bench
       loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession]
                                                 data-loader timings for make bench

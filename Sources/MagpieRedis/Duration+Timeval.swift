@@ -9,7 +9,7 @@ extension Duration {
   }
 
   /// The duration in whole milliseconds, at least 1 (for `PX`).
-  var milliseconds: Int {
+  var wholeMilliseconds: Int {
     let (seconds, attoseconds) = components
     return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
   }

@@ -1,106 +1,225 @@
 import CHiredis
+import Dispatch
 import Foundation
 import Magpie
 
-/// One blocking hiredis connection: connected with a timeout, authenticated
-/// and on its database, every command bounded by the command timeout.
+/// One connection to the server, pipelined: any number of commands may be
+/// in flight, their replies come back in order.
 ///
-/// Used by one thread at a time (``RedisConnectionPool`` hands it out), so
-/// it needs no lock of its own; `@unchecked Sendable` for that hand-off.
+/// hiredis connects (blocking, with the connect timeout, on a dispatch
+/// thread), sends `AUTH` and `SELECT`, and formats every command
+/// (`redisFormatCommandArgv`); after that the socket is non-blocking. A
+/// command is written by the task that sends it; replies are read by the
+/// pool's ``RedisEventLoop`` thread and parsed by hiredis's reader, each
+/// waking its command's task. So a read costs no thread of its own and no
+/// hand-off to one (what a blocking client costs per command). Commands
+/// sent while connecting are queued and written once connected.
+///
+/// Any failure (refused, reset, a reply later than the command timeout)
+/// breaks the connection and fails every command in flight; the pool then
+/// opens a new one. `@unchecked Sendable`: all state is behind `state`.
 final class RedisConnection: @unchecked Sendable {
-  private let context: UnsafeMutablePointer<redisContext>
-  /// Whether a failure has made the connection unusable (hiredis does not
-  /// recover from a timed-out or broken read).
-  private(set) var isBroken = false
+  typealias Reply = CheckedContinuation<Result<RedisReply, MagpieError>, Never>
 
-  /// Connects to `configuration`'s server and selects its database.
-  init(_ configuration: RedisConfiguration) throws(MagpieError) {
-    let endpoint = configuration.endpoint
-    guard
-      let context = redisConnectWithTimeout(
-        configuration.host, Int32(configuration.port), configuration.connectTimeout.timeval)
-    else { throw MagpieError(.network, "redis \(endpoint): could not allocate a connection") }
-    guard context.pointee.err == 0 else {
-      let reason = Self.errorText(context)
-      redisFree(context)
-      throw MagpieError(.network, "redis \(endpoint): cannot connect: \(reason)")
+  private struct Pending {
+    var deadline: ContinuousClock.Instant
+    var reply: Reply
+  }
+
+  private struct State: @unchecked Sendable {
+    var context: UnsafeMutablePointer<redisContext>?
+    var broken: MagpieError?
+    /// Formatted commands not yet written.
+    var outbound: [UInt8] = []
+    var pending: [Pending] = []
+    var head = 0
+    var waitsForWritable = false
+  }
+
+  private let state = Lock(State())
+  /// The event loop thread's read buffer (only that thread touches it).
+  private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+  private let loop: RedisEventLoop
+  private let timeout: Duration
+
+  /// Starts connecting to `configuration`'s server; commands may be sent
+  /// at once.
+  init(_ configuration: RedisConfiguration, loop: RedisEventLoop) {
+    self.loop = loop
+    timeout = configuration.commandTimeout
+    DispatchQueue.global(qos: .userInitiated).async { [self] in connect(configuration) }
+  }
+
+  deinit {
+    if let context = state.withLock({ $0.context }) { redisFree(context) }
+    readBuffer.deallocate()
+  }
+
+  /// Commands sent and not yet answered.
+  var inFlight: Int { state.withLock { $0.pending.count - $0.head } }
+
+  /// Whether the connection failed (the pool replaces it).
+  var isBroken: Bool { state.withLock { $0.broken != nil } }
+
+  /// When the oldest command in flight times out, if one is.
+  var earliestDeadline: ContinuousClock.Instant? {
+    state.withLock { $0.head < $0.pending.count ? $0.pending[$0.head].deadline : nil }
+  }
+
+  /// Sends one command (binary-safe arguments) and waits for its reply: a
+  /// `-ERR` reply is a reply, a failed or late one an error.
+  func send(_ arguments: [Data]) async -> Result<RedisReply, MagpieError> {
+    guard let command = Self.format(arguments) else {
+      return .failure(MagpieError(.invalidArgument, "redis: hiredis could not format the command"))
     }
-    self.context = context
-    guard redisSetTimeout(context, configuration.commandTimeout.timeval) == REDIS_OK else {
-      throw MagpieError(.network, "redis \(endpoint): cannot set the command timeout")
+    return await withCheckedContinuation { reply in
+      let deadline = ContinuousClock.now.advanced(by: timeout)
+      let refused: MagpieError? = state.withLock { state in
+        if let broken = state.broken { return broken }
+        state.outbound += command
+        state.pending.append(Pending(deadline: deadline, reply: reply))
+        if state.context != nil && !state.waitsForWritable { flush(&state) }
+        return nil
+      }
+      if let refused { reply.resume(returning: .failure(refused)) }
     }
-    _ = redisEnableKeepAlive(context)
-    if let password = configuration.password {
-      let auth = configuration.username.map { ["AUTH", $0, password] } ?? ["AUTH", password]
-      if case .error(let text) = try command(auth.map { Data($0.utf8) }) {
-        throw MagpieError(.invalidArgument, "redis \(endpoint): AUTH refused: \(text)")
+  }
+
+  /// The event loop saw the socket readable: reads what arrived and wakes
+  /// the commands whose replies are complete. Only the loop's thread reads
+  /// the socket and feeds hiredis's reader, so neither needs the lock; it
+  /// is taken only to match replies with their commands.
+  func readable() {
+    guard let context = state.withLock({ $0.broken == nil ? $0.context : nil }) else { return }
+    let fd = context.pointee.fd
+    var failure: MagpieError?
+    while true {
+      let count = recv(fd, readBuffer.baseAddress, readBuffer.count, 0)
+      if count == 0 {
+        failure = MagpieError(.network, "redis: the server closed the connection")
+        break
+      }
+      if count < 0 {
+        if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+          failure = MagpieError(.network, "redis: reading failed: \(String(cString: strerror(errno)))")
+        }
+        break
+      }
+      _ = redisReaderFeed(context.pointee.reader, readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), count)
+      if count < readBuffer.count { break }
+    }
+    var replies: [RedisReply] = []
+    while true {
+      var object: UnsafeMutableRawPointer?
+      guard redisReaderGetReply(context.pointee.reader, &object) == REDIS_OK else {
+        failure = MagpieError(.network, "redis: the server's reply could not be parsed")
+        break
+      }
+      guard let object else { break }
+      replies.append(RedisReply(object.assumingMemoryBound(to: redisReply.self)))
+      freeReplyObject(object)
+    }
+    let waiting: [Reply]? = state.withLock { state in
+      guard state.pending.count - state.head >= replies.count else { return nil }
+      let answered = state.pending[state.head..<(state.head + replies.count)].map(\.reply)
+      state.head += replies.count
+      if state.head > 64 && state.head * 2 > state.pending.count {
+        state.pending.removeFirst(state.head)
+        state.head = 0
+      }
+      return answered
+    }
+    guard let waiting else {
+      fail(MagpieError(.network, "redis: a reply came that no command asked for"))
+      return
+    }
+    for (reply, value) in zip(waiting, replies) { reply.resume(returning: .success(value)) }
+    if let failure { fail(failure) }
+  }
+
+  /// The event loop saw the socket writable: writes what is queued.
+  func writable() {
+    state.withLock { state in
+      state.waitsForWritable = false
+      flush(&state)
+      if !state.waitsForWritable, let context = state.context { loop.watch(context.pointee.fd, writable: false) }
+    }
+  }
+
+  /// Fails the connection when its oldest command is past its deadline.
+  func expire(at now: ContinuousClock.Instant) {
+    guard let deadline = earliestDeadline, deadline <= now else { return }
+    fail(MagpieError(.timedOut, "redis: no reply within \(timeout.wholeMilliseconds) ms"))
+  }
+
+  /// Breaks the connection and fails every command in flight.
+  func fail(_ error: MagpieError) {
+    let (waiting, fd): ([Pending], Int32?) = state.withLock { state in
+      guard state.broken == nil else { return ([], nil) }
+      state.broken = error
+      defer {
+        state.pending.removeAll()
+        state.head = 0
+      }
+      return (Array(state.pending[state.head...]), state.context?.pointee.fd)
+    }
+    if let fd { loop.unregister(fd) }
+    for pending in waiting { pending.reply.resume(returning: .failure(error)) }
+  }
+
+  /// Writes as much of `outbound` as the socket takes; asks the loop for
+  /// writability when it takes less.
+  private func flush(_ state: inout State) {
+    guard let context = state.context, !state.outbound.isEmpty else { return }
+    let written = state.outbound.withUnsafeBytes {
+      Glibc.send(context.pointee.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    if written < 0 {
+      guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+        let error = MagpieError(.network, "redis: writing failed: \(String(cString: strerror(errno)))")
+        // Failed outside the lock: `fail` takes it.
+        DispatchQueue.global().async { [self] in fail(error) }
+        return
+      }
+    } else {
+      state.outbound.removeFirst(written)
+    }
+    if !state.outbound.isEmpty {
+      state.waitsForWritable = true
+      loop.watch(context.pointee.fd, writable: true)
+    }
+  }
+
+  private func connect(_ configuration: RedisConfiguration) {
+    switch RedisHandshake.open(configuration) {
+    case .failure(let error): fail(error)
+    case .success(let opened):
+      // Handed to the state: from here only used under its lock.
+      nonisolated(unsafe) let context = opened
+      let fd = context.pointee.fd
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      // Registered before any write can ask the loop for writability.
+      let kept = state.withLock { state -> Bool in
+        guard state.broken == nil, loop.register(self, fd: fd) else { return false }
+        state.context = context
+        flush(&state)
+        return true
+      }
+      if !kept {
+        redisFree(context)
+        fail(MagpieError(.cancelled, "redis: the storage was released while connecting"))
       }
     }
-    if configuration.database != 0,
-      case .error(let text) = try command(["SELECT", "\(configuration.database)"].map { Data($0.utf8) })
-    {
-      throw MagpieError(.invalidArgument, "redis \(endpoint): SELECT \(configuration.database) refused: \(text)")
-    }
   }
 
-  deinit { redisFree(context) }
-
-  /// Sends one command (binary-safe arguments) and waits for its reply.
-  /// Throws ``MagpieError/Code/networkUnavailable`` or `timedOut` when the
-  /// connection fails; the connection is broken after that.
-  func command(_ arguments: [Data]) throws(MagpieError) -> RedisReply {
-    guard !isBroken else { throw MagpieError(.network, "redis: the connection is broken") }
-    let reply = withPointers(arguments) { argv, lengths in
-      redisCommandArgv(context, Int32(arguments.count), argv, lengths)
-    }
-    guard let reply else {
-      isBroken = true
-      let timedOut = context.pointee.err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK)
-      let reason = Self.errorText(context)
-      throw MagpieError(timedOut ? .timedOut : .network, "redis: \(timedOut ? "command timed out" : reason)")
-    }
-    defer { freeReplyObject(reply) }
-    return Self.copy(reply.assumingMemoryBound(to: redisReply.self))
-  }
-
-  private func withPointers<R>(
-    _ arguments: [Data], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> R
-  ) -> R {
-    // One contiguous copy of every argument; hiredis copies them again into its buffer.
-    var joined = Data(capacity: arguments.reduce(0) { $0 + $1.count } + 1)
-    var offsets: [Int] = []
-    for argument in arguments {
-      offsets.append(joined.count)
-      joined.append(argument)
-    }
-    joined.append(0)
+  private static func format(_ arguments: [Data]) -> [UInt8]? {
+    var target: UnsafeMutablePointer<CChar>?
     let lengths = arguments.map(\.count)
-    return joined.withUnsafeBytes { raw in
-      let base = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
-      var argv: [UnsafePointer<CChar>?] = offsets.map { UnsafePointer(base + $0) }
-      return argv.withUnsafeMutableBufferPointer { argvBuffer in
-        lengths.withUnsafeBufferPointer { body(argvBuffer.baseAddress!, $0.baseAddress!) }
-      }
+    let count = RedisArguments.withPointers(arguments) { argv in
+      redisFormatCommandArgv(&target, Int32(arguments.count), argv, lengths)
     }
-  }
-
-  private static func copy(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
-    let value = reply.pointee
-    switch value.type {
-    case REDIS_REPLY_STRING:
-      return .data(value.str.map { Data(bytes: $0, count: Int(value.len)) } ?? Data())
-    case REDIS_REPLY_STATUS: return .status(value.str.map { String(cString: $0) } ?? "")
-    case REDIS_REPLY_ERROR: return .error(value.str.map { String(cString: $0) } ?? "")
-    case REDIS_REPLY_INTEGER: return .integer(Int(value.integer))
-    case REDIS_REPLY_ARRAY:
-      return .array((0..<Int(value.elements)).compactMap { value.element[$0].map(copy) })
-    default: return .null
-    }
-  }
-
-  private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
-    withUnsafeBytes(of: context.pointee.errstr) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
+    guard count > 0, let target else { return nil }
+    defer { redisFreeCommand(target) }
+    return [UInt8](UnsafeRawBufferPointer(start: target, count: Int(count)))
   }
 }

@@ -1,3 +1,4 @@
+import CDeflate
 import Foundation
 import Magpie
 
@@ -59,9 +60,10 @@ enum RedisEntry {
     (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
   }
 
+  /// CRC-32 (ISO 3309) through libdeflate, as the disk cache's entries.
   private static func checksum(_ header: [UInt8], _ metadata: Data, _ payload: Data) -> UInt32 {
-    let first = header.withUnsafeBytes { CRC32.checksum($0) }
-    let second = metadata.withUnsafeBytes { CRC32.checksum($0, continuing: first) }
-    return payload.withUnsafeBytes { CRC32.checksum($0, continuing: second) }
+    let first = header.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+    let second = metadata.withUnsafeBytes { libdeflate_crc32(first, $0.baseAddress, $0.count) }
+    return UInt32(payload.withUnsafeBytes { libdeflate_crc32(second, $0.baseAddress, $0.count) })
   }
 }

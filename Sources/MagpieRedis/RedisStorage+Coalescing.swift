@@ -39,8 +39,11 @@ extension RedisStorage {
     var waited = false
     while true {
       let reply = await call(
-        ["EVAL", Self.getOrLock, "2", stored(key), lockKey(key), token, "\(configuration.lockDuration.milliseconds)"]
-          .map { Data($0.utf8) })
+        [
+          "EVAL", Self.getOrLock, "2", stored(key), lockKey(key), token,
+          "\(configuration.lockDuration.wholeMilliseconds)",
+        ]
+        .map { Data($0.utf8) })
       guard case .array(let parts) = reply, case .integer(let outcome) = parts.first else { break }
       if outcome == 1, parts.count == 2, case .data(let value) = parts[1],
         let entry = await validated(value, forKey: key)

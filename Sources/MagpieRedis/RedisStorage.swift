@@ -82,6 +82,12 @@ public final class RedisStorage: ImageDataStoring {
   /// cap), then gives up this instance's lock on the key.
   public func storeData(_ data: Data, forKey key: String, metadata: Data?) async throws(MagpieError) {
     let value = RedisEntry.encode(data, metadata: metadata)
+    // A processed variant's load also looked up (and locked) its original
+    // (the part of an ImageCacheKey string before the newline): that load
+    // is over, so its lock goes too, stored or not.
+    if let newline = key.firstIndex(of: "\n") {
+      await releaseLock(forKey: String(key[..<newline]), uncacheable: false)
+    }
     guard value.count <= configuration.maximumValueSize else {
       count { $0.oversized += 1 }
       await releaseLock(forKey: key, uncacheable: true)
@@ -158,7 +164,6 @@ public final class RedisStorage: ImageDataStoring {
       return reply
     } catch {
       count { $0.failures += 1 }
-      pool.reset()
       if let line = breaker.withLock({ $0.recordFailure(at: ContinuousClock.now, reason: error.reason) }) { log(line) }
       return nil
     }

@@ -3,7 +3,7 @@
 /// APNG frames are rebuilt as standalone PNG streams whose IDAT chunks need
 /// fresh CRCs, and the `fdAT`/`fcTL`/`acTL` chunks libpng never sees are
 /// checked here. Slicing by 8 keeps it near memory speed.
-package enum CRC32 {
+enum CRC32 {
   /// Eight 256-entry tables, table `k` advancing a byte `k` positions further.
   private static let tables: [UInt32] = {
     var tables = [UInt32](repeating: 0, count: 8 * 256)
@@ -23,7 +23,7 @@ package enum CRC32 {
 
   /// The CRC of `bytes`, continuing from `crc` (the CRC of the bytes before
   /// them; 0 to start).
-  package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+  static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
     var c = ~crc
     let count = bytes.count
     tables.withUnsafeBufferPointer { t in
@@ -47,7 +47,7 @@ package enum CRC32 {
   }
 
   /// The CRC of `bytes`.
-  package static func checksum(_ bytes: [UInt8]) -> UInt32 {
+  static func checksum(_ bytes: [UInt8]) -> UInt32 {
     bytes.withUnsafeBytes { checksum($0) }
   }
 }

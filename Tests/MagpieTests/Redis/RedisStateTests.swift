@@ -43,47 +43,18 @@
       #expect(breaker.interval == .seconds(1))
     }
 
-    @Test func poolHandsOutAtMostItsSizeAndPassesReturnsToWaiters() {
-      var pool = RedisPoolState<Int>(size: 2)
-      guard case .open = pool.acquire(), case .open = pool.acquire() else {
-        Issue.record("the first two commands open connections")
-        return
-      }
-      guard case .wait(let first) = pool.acquire(), case .wait(let second) = pool.acquire() else {
-        Issue.record("a third and fourth wait")
-        return
-      }
-      #expect(pool.waiting == [first, second])
-      // A returned connection goes to the oldest waiter.
-      guard case .give(10, to: first) = pool.release(10, broken: false) else {
-        Issue.record("connection 10 goes to the first waiter")
-        return
-      }
-      // A broken one lets the next waiter open a fresh one in its slot.
-      guard case .open(for: second) = pool.release(11, broken: true) else {
-        Issue.record("the second waiter opens a new connection")
-        return
-      }
-      #expect(pool.open == 2)
-      // Without waiters: kept idle, handed out again, dropped when broken.
-      guard case .none = pool.release(10, broken: false), case .use(10) = pool.acquire() else {
-        Issue.record("an idle connection is reused")
-        return
-      }
-      _ = pool.release(nil, broken: true)
-      #expect(pool.open == 1)
-      // A waiter that times out is gone; a later return does not reach it.
-      _ = pool.acquire()
-      guard case .wait(let third) = pool.acquire(), case .timeOut(third) = pool.expire(third) else {
-        Issue.record("the third waiter times out")
-        return
-      }
-      guard case .none = pool.expire(third), case .none = pool.release(12, broken: false) else {
-        Issue.record("an expired waiter gets nothing")
-        return
-      }
-      #expect(pool.drainIdle() == [12])
-      #expect(pool.open == 1)
+    @Test func commandsGoToIdleConnectionsThenNewOnesThenTheLeastBusy() {
+      // The first command opens slot 0; while it is busy, the next opens slot 1.
+      #expect(RedisPoolRouting.route([nil, nil, nil]) == .open(0))
+      #expect(RedisPoolRouting.route([1, nil, nil]) == .open(1))
+      // An idle connection is preferred to opening one.
+      #expect(RedisPoolRouting.route([1, 0, nil]) == .use(1))
+      #expect(RedisPoolRouting.route([0, 0, 0]) == .use(0))
+      // A broken slot (nil) is reopened before anything is pipelined.
+      #expect(RedisPoolRouting.route([2, nil, 1]) == .open(1))
+      // All busy: pipelined behind the fewest.
+      #expect(RedisPoolRouting.route([3, 1, 2]) == .use(1))
+      #expect(RedisPoolRouting.route([5]) == .use(0))
     }
 
     @Test func entriesRoundTripAndAnyDamageIsNoEntry() throws {
