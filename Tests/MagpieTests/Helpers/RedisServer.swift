@@ -95,19 +95,31 @@ final class RedisServer: @unchecked Sendable {
   }
 
   private static func freePort() throws -> Int {
+    let (socket, port) = try boundSocket(listening: false)
+    close(socket)
+    return port
+  }
+
+  /// A TCP socket bound to a free 127.0.0.1 port, listening (with a
+  /// backlog, never accepting) when `listening`: a server that takes
+  /// connections and never answers. The caller closes it.
+  static func boundSocket(listening: Bool) throws -> (socket: Int32, port: Int) {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw Failure(description: "socket() failed") }
-    defer { close(socket) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+        bind(socket, $0, length) == 0 && (!listening || listen(socket, 16) == 0)
+          && getsockname(socket, $0, &length) == 0
       }
     }
-    guard bound else { throw Failure(description: "no free port") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+      close(socket)
+      throw Failure(description: "no free port")
+    }
+    return (socket, Int(UInt16(bigEndian: address.sin_port)))
   }
 }

@@ -85,19 +85,9 @@
     @Test func aSilentServerCostsAtMostTheCommandTimeout() async throws {
       // A socket that listens but never accepts: the kernel completes the
       // connection, and no reply ever comes.
-      let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let (socket, port) = try RedisServer.boundSocket(listening: true)
       defer { close(socket) }
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let listening = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(socket, $0, length) == 0 && listen(socket, 16) == 0 && getsockname(socket, $0, &length) == 0
-        }
-      }
-      try #require(listening)
-      var configuration = RedisConfiguration(port: Int(UInt16(bigEndian: address.sin_port)))
+      var configuration = RedisConfiguration(port: port)
       configuration.commandTimeout = .milliseconds(100)
       configuration.log = nil
       let redis = RedisStorage(configuration: configuration)
