@@ -2,6 +2,7 @@ import CHiredis
 import Dispatch
 import Foundation
 import Magpie
+import Synchronization
 
 /// One connection to the server, pipelined: any number of commands may be
 /// in flight, their replies come back in order.
@@ -37,6 +38,10 @@ final class RedisConnection: @unchecked Sendable {
   }
 
   private let state = Lock(State())
+  /// Mirrors of the state the pool routes by, readable without the lock
+  /// (routing reads every connection's for every command).
+  private let inFlightCount = Atomic<Int>(0)
+  private let brokenFlag = Atomic<Bool>(false)
   /// The event loop thread's read buffer (only that thread touches it).
   private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
   private let loop: RedisEventLoop
@@ -56,10 +61,10 @@ final class RedisConnection: @unchecked Sendable {
   }
 
   /// Commands sent and not yet answered.
-  var inFlight: Int { state.withLock { $0.pending.count - $0.head } }
+  var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
 
   /// Whether the connection failed (the pool replaces it).
-  var isBroken: Bool { state.withLock { $0.broken != nil } }
+  var isBroken: Bool { brokenFlag.load(ordering: .relaxed) }
 
   /// When the oldest command in flight times out, if one is.
   var earliestDeadline: ContinuousClock.Instant? {
@@ -78,6 +83,7 @@ final class RedisConnection: @unchecked Sendable {
         if let broken = state.broken { return broken }
         state.outbound += command
         state.pending.append(Pending(deadline: deadline, reply: reply))
+        inFlightCount.add(1, ordering: .relaxed)
         if state.context != nil && !state.waitsForWritable { flush(&state) }
         return nil
       }
@@ -123,6 +129,7 @@ final class RedisConnection: @unchecked Sendable {
       guard state.pending.count - state.head >= replies.count else { return nil }
       let answered = state.pending[state.head..<(state.head + replies.count)].map(\.reply)
       state.head += replies.count
+      inFlightCount.subtract(replies.count, ordering: .relaxed)
       if state.head > 64 && state.head * 2 > state.pending.count {
         state.pending.removeFirst(state.head)
         state.head = 0
@@ -157,6 +164,8 @@ final class RedisConnection: @unchecked Sendable {
     let (waiting, fd): ([Pending], Int32?) = state.withLock { state in
       guard state.broken == nil else { return ([], nil) }
       state.broken = error
+      brokenFlag.store(true, ordering: .relaxed)
+      inFlightCount.store(0, ordering: .relaxed)
       defer {
         state.pending.removeAll()
         state.head = 0

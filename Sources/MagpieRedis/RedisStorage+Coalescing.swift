@@ -29,7 +29,7 @@ extension RedisStorage {
   /// holder gives up, or the tier is skipped.
   func coalescedMiss(forKey key: String) async -> Data? {
     guard configuration.coalescesMisses else {
-      count { $0.misses += 1 }
+      counters.add(.misses)
       return nil
     }
     let clock = ContinuousClock()
@@ -48,15 +48,13 @@ extension RedisStorage {
       if outcome == 1, parts.count == 2, case .data(let value) = parts[1],
         let entry = await validated(value, forKey: key)
       {
-        count { waited ? ($0.coalescedHits += 1) : ($0.hits += 1) }
+        counters.add(waited ? .coalescedHits : .hits)
         return entry.payload
       }
       if outcome == 2 {
         heldLocks.withLock { $0[key] = token }
-        count {
-          $0.misses += 1
-          $0.locksTaken += 1
-        }
+        counters.add(.misses)
+        counters.add(.locksTaken)
         return nil
       }
       if outcome == 3, parts.count == 2, case .data(let holder) = parts[1],
@@ -69,7 +67,7 @@ extension RedisStorage {
       try? await Task.sleep(for: min(pause, deadline - clock.now))
       pause = min(pause * 2, .milliseconds(50))
     }
-    count { $0.misses += 1 }
+    counters.add(.misses)
     return nil
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Magpie
+import Synchronization
 
 /// A shared cache tier on Redis (or a Redis-compatible server), through
 /// hiredis: put it behind the memory and disk caches as a ``CacheTier`` and
@@ -31,7 +32,10 @@ public final class RedisStorage: ImageDataStoring {
   public let configuration: RedisConfiguration
   let pool: RedisConnectionPool
   private let breaker: Lock<RedisCircuitBreaker<ContinuousClock.Instant>>
-  private let counts = Lock(RedisStatistics())
+  let counters = RedisCounters()
+  /// Whether the breaker is closed with no failure counted: calls then
+  /// skip its lock (it changes only when a call fails).
+  private let healthy = Atomic<Bool>(true)
   /// The lock token of each key this instance is fetching.
   let heldLocks = Lock<[String: String]>([:])
 
@@ -47,7 +51,7 @@ public final class RedisStorage: ImageDataStoring {
   }
 
   /// What it has done so far.
-  public var statistics: RedisStatistics { counts.withLock { $0 } }
+  public var statistics: RedisStatistics { counters.snapshot }
 
   /// Whether the circuit breaker is skipping the tier now.
   public var isSkipping: Bool {
@@ -61,14 +65,14 @@ public final class RedisStorage: ImageDataStoring {
     switch await call("GET", stored(key)) {
     case .data(let value):
       if let entry = await validated(value, forKey: key) {
-        count { $0.hits += 1 }
+        counters.add(.hits)
         return entry.payload
       }
       return await coalescedMiss(forKey: key)
     case .null: return await coalescedMiss(forKey: key)
     default:
       // Skipped or failed: no lock either, the origin it is.
-      count { $0.misses += 1 }
+      counters.add(.misses)
       return nil
     }
   }
@@ -89,7 +93,7 @@ public final class RedisStorage: ImageDataStoring {
       await releaseLock(forKey: String(key[..<newline]), uncacheable: false)
     }
     guard value.count <= configuration.maximumValueSize else {
-      count { $0.oversized += 1 }
+      counters.add(.oversized)
       await releaseLock(forKey: key, uncacheable: true)
       return
     }
@@ -98,7 +102,7 @@ public final class RedisStorage: ImageDataStoring {
     if lifetime.isFinite {
       command += ["PX", "\(max(1, Int(lifetime * 1000)))"].map { Data($0.utf8) }
     }
-    if case .status = await call(command) { count { $0.stores += 1 } }
+    if case .status = await call(command) { counters.add(.stores) }
     await releaseLock(forKey: key, uncacheable: false)
   }
 
@@ -142,29 +146,40 @@ public final class RedisStorage: ImageDataStoring {
   /// refetch can store a new one) when it fails its checks.
   func validated(_ value: Data, forKey key: String) async -> (payload: Data, metadata: Data?)? {
     if let entry = RedisEntry.decode(value) { return entry }
-    count { $0.corrupt += 1 }
+    counters.add(.corrupt)
     _ = await call("DEL", stored(key))
     return nil
   }
-
-  func count(_ change: (inout RedisStatistics) -> Void) { counts.withLock { change(&$0) } }
 
   func call(_ words: String...) async -> RedisReply? { await call(words.map { Data($0.utf8) }) }
 
   /// Sends a command through the breaker: `nil` when skipped or failed.
   func call(_ arguments: [Data]) async -> RedisReply? {
-    let now = ContinuousClock.now
-    guard breaker.withLock({ $0.allowsCall(at: now) }) else {
-      count { $0.skipped += 1 }
-      return nil
+    let wasHealthy = healthy.load(ordering: .acquiring)
+    if !wasHealthy {
+      let now = ContinuousClock.now
+      guard breaker.withLock({ $0.allowsCall(at: now) }) else {
+        counters.add(.skipped)
+        return nil
+      }
     }
     do throws(MagpieError) {
       let reply = try await pool.send(arguments)
-      if let line = breaker.withLock({ $0.recordSuccess() }) { log(line) }
+      if !wasHealthy {
+        let line = breaker.withLock { breaker in
+          defer { healthy.store(breaker.state == .closed(failures: 0), ordering: .releasing) }
+          return breaker.recordSuccess()
+        }
+        if let line { log(line) }
+      }
       return reply
     } catch {
-      count { $0.failures += 1 }
-      if let line = breaker.withLock({ $0.recordFailure(at: ContinuousClock.now, reason: error.reason) }) { log(line) }
+      counters.add(.failures)
+      let line = breaker.withLock { breaker in
+        defer { healthy.store(false, ordering: .releasing) }
+        return breaker.recordFailure(at: ContinuousClock.now, reason: error.reason)
+      }
+      if let line { log(line) }
       return nil
     }
   }
