@@ -16,11 +16,16 @@ extension DecodeOptions {
   /// take 10 minutes: they run 10-50 times slower with every test at once,
   /// where a wall-clock limit of seconds measures the machine's load (a
   /// ThreadSanitizer run stopped a 1234x987 JPEG at 10.7 s).
-  #if MAGPIE_SANITIZED
-    public static let defaultDecodeTimeLimit = Duration.seconds(600)
-  #else
-    public static let defaultDecodeTimeLimit = Duration.seconds(10)
-  #endif
+  public static let defaultDecodeTimeLimit = Duration.seconds(isSanitizedBuild ? 600 : 10)
+
+  /// Whether this build was compiled for a sanitizer run (`MAGPIE_SANITIZED`).
+  private static var isSanitizedBuild: Bool {
+    #if MAGPIE_SANITIZED
+      true
+    #else
+      false
+    #endif
+  }
 
   /// A deadline for one image's decode starting now
   /// (``decodeTimeLimit`` on ``decodeClock``).
