@@ -17,11 +17,7 @@
     init() throws { server = try RedisServer() }
 
     private func instance(_ adjust: (inout RedisConfiguration) -> Void = { _ in }) throws -> RedisStorage {
-      var configuration = try RedisConfiguration(url: server.url())
-      configuration.keyPrefix = "fleet:"
-      configuration.log = nil
-      // Generous: a loaded test machine can stall a reply past the 250 ms default.
-      configuration.commandTimeout = .seconds(10)
+      var configuration = try server.configuration(prefix: "fleet:")
       adjust(&configuration)
       return RedisStorage(configuration: configuration)
     }

@@ -17,9 +17,7 @@
     init() throws { server = try RedisServer() }
 
     private func storage(retryInterval: Duration) throws -> RedisStorage {
-      var configuration = try RedisConfiguration(url: server.url())
-      configuration.keyPrefix = "outage:"
-      configuration.commandTimeout = .seconds(10)
+      var configuration = try server.configuration(prefix: "outage:")
       configuration.retryInterval = retryInterval
       let lines = lines
       configuration.log = { line in lines.withLock { $0.append(line) } }

@@ -16,11 +16,7 @@
     private func storage(
       prefix: String = "test:", _ adjust: (inout RedisConfiguration) -> Void = { _ in }
     ) throws -> RedisStorage {
-      var configuration = try RedisConfiguration(url: server.url())
-      configuration.keyPrefix = prefix
-      configuration.log = nil
-      // Generous: a loaded test machine can stall a reply past the 250 ms default.
-      configuration.commandTimeout = .seconds(10)
+      var configuration = try server.configuration(prefix: prefix)
       adjust(&configuration)
       return RedisStorage(configuration: configuration)
     }
