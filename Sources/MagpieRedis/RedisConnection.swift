@@ -10,7 +10,11 @@ import Synchronization
 /// hiredis connects (blocking, with the connect timeout, on a dispatch
 /// thread), sends `AUTH` and `SELECT`, and formats every command
 /// (`redisFormatCommandArgv`); after that the socket is non-blocking. A
-/// command is written by the task that sends it; replies are read by the
+/// command is written by the task that sends it, outside the lock (one
+/// writer at a time; commands sent meanwhile queue behind it and the
+/// writer writes them too), so a send's system call never holds up the
+/// loop matching replies, which cost a context switch per reply when the
+/// lock was contended. Replies are read by the
 /// pool's ``RedisEventLoop`` thread and parsed by hiredis's reader, each
 /// waking its command's task. So a read costs no thread of its own and no
 /// hand-off to one (what a blocking client costs per command). Commands
@@ -18,9 +22,11 @@ import Synchronization
 ///
 /// Any failure (refused, reset, a reply later than the command timeout)
 /// breaks the connection and fails every command in flight; the pool then
-/// opens a new one. `@unchecked Sendable`: all state is behind `state`.
+/// opens a new one. `@unchecked Sendable`: all state is behind `state`,
+/// except what the loop's thread alone reads (the read buffer, and the
+/// context once registered).
 final class RedisConnection: @unchecked Sendable {
-  typealias Reply = CheckedContinuation<Result<RedisReply, MagpieError>, Never>
+  typealias Reply = UnsafeContinuation<Result<RedisReply, MagpieError>, Never>
 
   private struct Pending {
     var deadline: ContinuousClock.Instant
@@ -34,6 +40,10 @@ final class RedisConnection: @unchecked Sendable {
     var outbound: [UInt8] = []
     var pending: [Pending] = []
     var head = 0
+    /// A task (or the loop) is writing: others only queue.
+    var writing = false
+    /// The socket took less than it was given; the loop says when it
+    /// takes more.
     var waitsForWritable = false
   }
 
@@ -44,6 +54,9 @@ final class RedisConnection: @unchecked Sendable {
   private let brokenFlag = Atomic<Bool>(false)
   /// The event loop thread's read buffer (only that thread touches it).
   private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+  /// The connected context as the loop's thread sees it: set once, before
+  /// the socket is registered with the loop (whose lock orders the two).
+  private nonisolated(unsafe) var loopContext: UnsafeMutablePointer<redisContext>?
   private let loop: RedisEventLoop
   private let timeout: Duration
 
@@ -77,17 +90,19 @@ final class RedisConnection: @unchecked Sendable {
     guard let command = Self.format(arguments) else {
       return .failure(MagpieError(.invalidArgument, "redis: hiredis could not format the command"))
     }
-    return await withCheckedContinuation { reply in
+    return await withUnsafeContinuation { reply in
       let deadline = ContinuousClock.now.advanced(by: timeout)
-      let refused: MagpieError? = state.withLock { state in
-        if let broken = state.broken { return broken }
+      let next: Result<[UInt8]?, MagpieError> = state.withLock { state in
+        if let broken = state.broken { return .failure(broken) }
         state.outbound += command
         state.pending.append(Pending(deadline: deadline, reply: reply))
         inFlightCount.add(1, ordering: .relaxed)
-        if state.context != nil && !state.waitsForWritable { flush(&state) }
-        return nil
+        return .success(Self.takeWriting(&state))
       }
-      if let refused { reply.resume(returning: .failure(refused)) }
+      switch next {
+      case .failure(let refused): reply.resume(returning: .failure(refused))
+      case .success(let bytes): if let bytes { write(bytes) }
+      }
     }
   }
 
@@ -96,7 +111,7 @@ final class RedisConnection: @unchecked Sendable {
   /// the socket and feeds hiredis's reader, so neither needs the lock; it
   /// is taken only to match replies with their commands.
   func readable() {
-    guard let context = state.withLock({ $0.broken == nil ? $0.context : nil }) else { return }
+    guard let context = loopContext, !isBroken else { return }
     let fd = context.pointee.fd
     var failure: MagpieError?
     while true {
@@ -122,8 +137,7 @@ final class RedisConnection: @unchecked Sendable {
         break
       }
       guard let object else { break }
-      replies.append(RedisReply(object.assumingMemoryBound(to: redisReply.self)))
-      freeReplyObject(object)
+      replies.append(RedisReply(taking: object))
     }
     let waiting: [Reply]? = state.withLock { state in
       guard state.pending.count - state.head >= replies.count else { return nil }
@@ -146,11 +160,12 @@ final class RedisConnection: @unchecked Sendable {
 
   /// The event loop saw the socket writable: writes what is queued.
   func writable() {
-    state.withLock { state in
+    let bytes = state.withLock { state -> [UInt8]? in
       state.waitsForWritable = false
-      flush(&state)
-      if !state.waitsForWritable, let context = state.context { loop.watch(context.pointee.fd, writable: false) }
+      if let context = state.context { loop.watch(context.pointee.fd, writable: false) }
+      return Self.takeWriting(&state)
     }
+    if let bytes { write(bytes) }
   }
 
   /// Fails the connection when its oldest command is past its deadline.
@@ -176,28 +191,55 @@ final class RedisConnection: @unchecked Sendable {
     for pending in waiting { pending.reply.resume(returning: .failure(error)) }
   }
 
-  /// Writes as much of `outbound` as the socket takes; asks the loop for
-  /// writability when it takes less.
-  private func flush(_ state: inout State) {
-    guard let context = state.context, !state.outbound.isEmpty else { return }
-    let written = state.outbound.withUnsafeBytes {
-      Glibc.send(context.pointee.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-    }
-    if written < 0 {
-      guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+  /// What the caller is to write, if it may: the queued bytes when
+  /// connected and no one else is writing or waiting to (it then writes
+  /// with ``write(_:)`` outside the lock, so a send's system call never
+  /// holds up the loop matching replies).
+  private static func takeWriting(_ state: inout State) -> [UInt8]? {
+    guard state.context != nil, !state.writing, !state.waitsForWritable, !state.outbound.isEmpty else { return nil }
+    state.writing = true
+    defer { state.outbound = [] }
+    return state.outbound
+  }
+
+  /// Writes `bytes` and whatever is queued meanwhile, until all is written
+  /// (the writer's turn ends) or the socket is full (the rest goes back to
+  /// the front of the queue and the loop watches for writability).
+  private func write(_ bytes: [UInt8]) {
+    var bytes = bytes
+    while true {
+      let written = bytes.withUnsafeBytes {
+        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if written < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
         let error = MagpieError(.network, "redis: writing failed: \(String(cString: strerror(errno)))")
-        // Failed outside the lock: `fail` takes it.
-        DispatchQueue.global().async { [self] in fail(error) }
+        state.withLock { $0.writing = false }
+        fail(error)
         return
       }
-    } else {
-      state.outbound.removeFirst(written)
-    }
-    if !state.outbound.isEmpty {
-      state.waitsForWritable = true
-      loop.watch(context.pointee.fd, writable: true)
+      let left = bytes[max(0, written)...]
+      let more = state.withLock { state -> [UInt8]? in
+        guard left.isEmpty else {
+          state.outbound = Array(left) + state.outbound
+          state.writing = false
+          state.waitsForWritable = true
+          loop.watch(fd, writable: true)
+          return nil
+        }
+        guard !state.outbound.isEmpty, state.broken == nil else {
+          state.writing = false
+          return nil
+        }
+        defer { state.outbound = [] }
+        return state.outbound
+      }
+      guard let more else { return }
+      bytes = more
     }
   }
+
+  /// The socket, once connected (only read after `state.context` is set).
+  private var fd: Int32 { loopContext?.pointee.fd ?? -1 }
 
   private func connect(_ configuration: RedisConfiguration) {
     switch RedisHandshake.open(configuration) {
@@ -208,23 +250,28 @@ final class RedisConnection: @unchecked Sendable {
       let fd = context.pointee.fd
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
       // Registered before any write can ask the loop for writability.
-      let kept = state.withLock { state -> Bool in
-        guard state.broken == nil, loop.register(self, fd: fd) else { return false }
+      let kept = state.withLock { state -> (Bool, [UInt8]?) in
+        guard state.broken == nil else { return (false, nil) }
+        loopContext = context
+        guard loop.register(self, fd: fd) else {
+          loopContext = nil
+          return (false, nil)
+        }
         state.context = context
-        flush(&state)
-        return true
+        return (true, Self.takeWriting(&state))
       }
-      if !kept {
+      switch kept {
+      case (false, _):
         redisFree(context)
         fail(MagpieError(.cancelled, "redis: the storage was released while connecting"))
+      case (true, let bytes): if let bytes { write(bytes) }
       }
     }
   }
 
   private static func format(_ arguments: [Data]) -> [UInt8]? {
     var target: UnsafeMutablePointer<CChar>?
-    let lengths = arguments.map(\.count)
-    let count = RedisArguments.withPointers(arguments) { argv in
+    let count = RedisArguments.withPointers(arguments) { argv, lengths in
       redisFormatCommandArgv(&target, Int32(arguments.count), argv, lengths)
     }
     guard count > 0, let target else { return nil }

@@ -42,22 +42,25 @@ enum RedisEntry {
   /// The payload and metadata of a valid value, or `nil` for any other.
   static func decode(_ value: Data) -> (payload: Data, metadata: Data?)? {
     guard value.count >= headerSize else { return nil }
-    let header = [UInt8](value.prefix(headerSize))
-    guard Array(header[0..<4]) == magic, header[4] == version, header[5...7].allSatisfy({ $0 == 0 }) else {
-      return nil
+    let checked = value.withUnsafeBytes { raw -> (metadata: Int, payload: Int)? in
+      func word(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+      }
+      guard raw.prefix(4).elementsEqual(magic), raw[4] == version, raw[5] == 0, raw[6] == 0, raw[7] == 0 else {
+        return nil
+      }
+      let metadataLength = Int(word(8))
+      let payloadLength = Int(word(12))
+      guard raw.count - headerSize == metadataLength + payloadLength else { return nil }
+      let header = libdeflate_crc32(0, raw.baseAddress, 16)
+      let rest = libdeflate_crc32(header, raw.baseAddress! + headerSize, raw.count - headerSize)
+      guard UInt32(rest) == word(16) else { return nil }
+      return (metadataLength, payloadLength)
     }
-    let metadataLength = Int(littleEndian(header, at: 8))
-    let payloadLength = Int(littleEndian(header, at: 12))
-    guard value.count - headerSize == metadataLength + payloadLength else { return nil }
+    guard let checked else { return nil }
     let start = value.startIndex + headerSize
-    let metadata = value[start..<(start + metadataLength)]
-    let payload = value[(start + metadataLength)...]
-    guard checksum(Array(header[0..<16]), metadata, payload) == littleEndian(header, at: 16) else { return nil }
-    return (Data(payload), metadataLength == 0 ? nil : Data(metadata))
-  }
-
-  private static func littleEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-    (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+    let metadata = checked.metadata == 0 ? nil : Data(value[start..<(start + checked.metadata)])
+    return (Data(value[(start + checked.metadata)...]), metadata)
   }
 
   /// CRC-32 (ISO 3309) through libdeflate, as the disk cache's entries.

@@ -1,6 +1,7 @@
 import CHiredis
 import Foundation
 import Magpie
+import Synchronization
 
 /// One thread that waits (`epoll`) on every connection of a pool and reads
 /// their replies as they arrive, and fails a connection whose oldest
@@ -18,6 +19,10 @@ final class RedisEventLoop: @unchecked Sendable {
   private let poller: Int32
   private let wakeup: Int32
   private let registry = Lock(Registry())
+  /// Bumped under the registry's lock at every change, so the thread
+  /// copies the registry only when it changed (not at every wake-up: a
+  /// contended lock there costs a context switch per reply).
+  private let changes = Atomic<Int>(0)
 
   /// Starts the thread.
   init() {
@@ -34,6 +39,7 @@ final class RedisEventLoop: @unchecked Sendable {
     let added = registry.withLock { registry -> Bool in
       guard !registry.stopped else { return false }
       registry.connections[fd] = connection
+      changes.add(1, ordering: .releasing)
       _ = mp_epoll_ctl(poller, mp_epoll_add(), fd, 0)
       return true
     }
@@ -53,6 +59,7 @@ final class RedisEventLoop: @unchecked Sendable {
   func unregister(_ fd: Int32) {
     registry.withLock { registry in
       guard registry.connections.removeValue(forKey: fd) != nil, !registry.stopped else { return }
+      changes.add(1, ordering: .releasing)
       _ = mp_epoll_ctl(poller, mp_epoll_del(), fd, 0)
     }
   }
@@ -60,6 +67,7 @@ final class RedisEventLoop: @unchecked Sendable {
   /// Ends the thread (the pool is gone).
   func stop() {
     registry.withLock { $0.stopped = true }
+    changes.add(1, ordering: .releasing)
     signal()
   }
 
@@ -71,14 +79,28 @@ final class RedisEventLoop: @unchecked Sendable {
   private func run() {
     var fds = [Int32](repeating: 0, count: 64)
     var flags = [Int32](repeating: 0, count: 64)
+    var seen = -1
+    var live: [Int32: RedisConnection] = [:]
+    var nextScan = ContinuousClock.now
     while true {
-      let (stopped, live) = registry.withLock { ($0.stopped, Array($0.connections.values)) }
-      if stopped { break }
-      let now = ContinuousClock.now
-      let earliest = live.compactMap(\.earliestDeadline).min()
-      // Wake for the earliest deadline, and at least every 100 ms (a command
-      // sent after this wait began brings a deadline it does not know).
-      let wait = earliest.map { Int(max(0, ($0 - now).milliseconds.rounded(.up))) } ?? 100
+      let version = changes.load(ordering: .acquiring)
+      if version != seen {
+        seen = version
+        let (stopped, connections) = registry.withLock { ($0.stopped, $0.connections) }
+        if stopped { break }
+        live = connections
+      }
+      var now = ContinuousClock.now
+      if now >= nextScan {
+        for connection in live.values { connection.expire(at: now) }
+        // Next look: at the earliest deadline, and at least every 100 ms (a
+        // command sent later brings a deadline it does not know; deadlines
+        // are sent time plus one timeout, so none is earlier than these).
+        let earliest = live.values.compactMap(\.earliestDeadline).min()
+        nextScan = min(earliest.map { max($0, now) } ?? now + .milliseconds(100), now + .milliseconds(100))
+      }
+      now = ContinuousClock.now
+      let wait = max(0, (nextScan - now).milliseconds.rounded(.up))
       let count = mp_epoll_wait(poller, &fds, &flags, 64, Int32(min(wait, 100)))
       for index in 0..<max(0, Int(count)) {
         if fds[index] == wakeup {
@@ -86,12 +108,10 @@ final class RedisEventLoop: @unchecked Sendable {
           _ = read(wakeup, &value, 8)
           continue
         }
-        guard let connection = registry.withLock({ $0.connections[fds[index]] }) else { continue }
+        guard let connection = live[fds[index]] else { continue }
         if flags[index] & Int32(MP_WRITABLE) != 0 { connection.writable() }
         if flags[index] & Int32(MP_READABLE) != 0 { connection.readable() }
       }
-      let after = ContinuousClock.now
-      for connection in registry.withLock({ Array($0.connections.values) }) { connection.expire(at: after) }
     }
     // Stopped: nothing registers any more. Failing the rest breaks their
     // references to this loop, so they close.

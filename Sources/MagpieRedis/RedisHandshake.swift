@@ -28,9 +28,8 @@ enum RedisHandshake {
       setup.append((["SELECT", "\(configuration.database)"], "SELECT \(configuration.database)"))
     }
     for (words, what) in setup {
-      let arguments = words.map { Data($0.utf8) }
-      let lengths = arguments.map(\.count)
-      let raw = RedisArguments.withPointers(arguments) { argv in
+      let arguments = words.map(RedisArguments.bytes)
+      let raw = RedisArguments.withPointers(arguments) { argv, lengths in
         redisCommandArgv(context, Int32(arguments.count), argv, lengths)
       }
       guard let raw else {

@@ -16,6 +16,23 @@ enum RedisReply: Equatable, Sendable {
   /// The server refused the command; the text says why.
   case error(String)
 
+  /// hiredis's `reply`, which this takes over: a bulk string's bytes stay
+  /// where the reader put them (a value is copied once, by whoever keeps
+  /// it, not here too) and are freed with the `Data`; any other reply is
+  /// copied and freed now.
+  init(taking reply: UnsafeMutableRawPointer) {
+    let object = reply.assumingMemoryBound(to: redisReply.self)
+    guard object.pointee.type == REDIS_REPLY_STRING, let bytes = object.pointee.str, object.pointee.len > 0 else {
+      self.init(object)
+      freeReplyObject(reply)
+      return
+    }
+    // The deallocator frees the whole reply object (which owns `bytes`).
+    nonisolated(unsafe) let owner = reply
+    self = .data(
+      Data(bytesNoCopy: bytes, count: Int(object.pointee.len), deallocator: .custom { _, _ in freeReplyObject(owner) }))
+  }
+
   /// A copy of hiredis's `reply` (which the caller still frees).
   init(_ reply: UnsafeMutablePointer<redisReply>) {
     let value = reply.pointee

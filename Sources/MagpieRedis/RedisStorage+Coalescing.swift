@@ -43,7 +43,7 @@ extension RedisStorage {
           "EVAL", Self.getOrLock, "2", stored(key), lockKey(key), token,
           "\(configuration.lockDuration.wholeMilliseconds)",
         ]
-        .map { Data($0.utf8) })
+        .map(RedisArguments.bytes))
       guard case .array(let parts) = reply, case .integer(let outcome) = parts.first else { break }
       if outcome == 1, parts.count == 2, case .data(let value) = parts[1],
         let entry = await validated(value, forKey: key)
@@ -75,7 +75,7 @@ extension RedisStorage {
   /// `uncacheable`, leaves it marked so the waiters fetch for themselves.
   func releaseLock(forKey key: String, uncacheable: Bool) async {
     guard let token = heldLocks.withLock({ $0.removeValue(forKey: key) }) else { return }
-    _ = await call(["EVAL", Self.unlock, "1", lockKey(key), token, uncacheable ? "1" : "0"].map { Data($0.utf8) })
+    _ = await call(["EVAL", Self.unlock, "1", lockKey(key), token, uncacheable ? "1" : "0"].map(RedisArguments.bytes))
   }
 
   /// The server's key for `key`'s lock.

@@ -97,10 +97,10 @@ public final class RedisStorage: ImageDataStoring {
       await releaseLock(forKey: key, uncacheable: true)
       return
     }
-    var command = ["SET", stored(key)].map { Data($0.utf8) } + [value]
+    var command = ["SET", stored(key)].map(RedisArguments.bytes) + [value]
     let lifetime = configuration.expiration.interval
     if lifetime.isFinite {
-      command += ["PX", "\(max(1, Int(lifetime * 1000)))"].map { Data($0.utf8) }
+      command += ["PX", "\(max(1, Int(lifetime * 1000)))"].map(RedisArguments.bytes)
     }
     if case .status = await call(command) { counters.add(.stores) }
     await releaseLock(forKey: key, uncacheable: false)
@@ -128,7 +128,7 @@ public final class RedisStorage: ImageDataStoring {
         throw MagpieError(.network, "redis \(configuration.endpoint): SCAN failed while removing every entry")
       }
       let names = keys.compactMap { reply -> Data? in if case .data(let name) = reply { name } else { nil } }
-      if !names.isEmpty { _ = await call([Data("UNLINK".utf8)] + names) }
+      if !names.isEmpty { _ = await call([RedisArguments.bytes("UNLINK")] + names) }
       cursor = String(decoding: next, as: UTF8.self)
     } while cursor != "0"
   }
@@ -151,7 +151,7 @@ public final class RedisStorage: ImageDataStoring {
     return nil
   }
 
-  func call(_ words: String...) async -> RedisReply? { await call(words.map { Data($0.utf8) }) }
+  func call(_ words: String...) async -> RedisReply? { await call(words.map(RedisArguments.bytes)) }
 
   /// Sends a command through the breaker: `nil` when skipped or failed.
   func call(_ arguments: [Data]) async -> RedisReply? {

@@ -37,6 +37,26 @@
       #expect(counts.hits == 1 && counts.stores == 1 && counts.misses == 1 && counts.failures == 0)
     }
 
+    @Test func manyLargeValuesPipelinedOnOneConnectionArriveWhole() async throws {
+      // 3 MiB values, 8 at once on one connection: far more than the
+      // socket takes in one write, so writes are partial and resume when
+      // the loop sees it writable, while replies are read in between.
+      let redis = try storage { $0.poolSize = 1 }
+      let values = (0..<8).map { seed in Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }) }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for (index, value) in values.enumerated() {
+          group.addTask { try await redis.storeData(value, forKey: "large-\(index)", metadata: nil) }
+        }
+        try await group.waitForAll()
+      }
+      let read = try await withThrowingTaskGroup(of: (Int, Data?).self) { group in
+        for index in values.indices { group.addTask { (index, try await redis.data(forKey: "large-\(index)")) } }
+        return try await group.reduce(into: [Int: Data?]()) { $0[$1.0] = $1.1 }
+      }
+      for (index, value) in values.enumerated() { #expect(read[index] == value, "value \(index)") }
+      #expect(redis.statistics.stores == 8 && redis.statistics.hits == 8 && redis.statistics.failures == 0)
+    }
+
     @Test func entriesExpireAfterTheConfiguredLifetime() async throws {
       let lasting = try storage { $0.expiration = .days(1) }
       try await lasting.storeData(Data([1]), forKey: "lasting", metadata: nil)
