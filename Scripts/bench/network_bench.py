@@ -17,10 +17,12 @@ request shows) and the benchmark corpus bench.py builds in bench/work
 requests/s at 2.8 GB/s, are of this size).
 
 The engines run in rounds, each engine once per round (a first round
-warms up, then REPS timed rounds); the row keeps the median. Magpie and
-aiohttp time themselves (first request to last byte, process start-up
-excluded); curl is timed around its process, which costs it a few
-milliseconds of start-up. Magpie counts body bytes without
+warms up, then REPS timed rounds); the row keeps the median. Every engine
+is timed around its whole process, start-up included (issue 16: curl's
+start-up is a few milliseconds, Magpie's and Python's more), and its CPU
+seconds (user + system, from the child's rusage) are reported per GB
+moved. Magpie and aiohttp also time themselves (first request to last
+byte), kept as self_timed_seconds. Magpie counts body bytes without
 keeping them, as curl does with /dev/null.
 
 Run alone: Scripts/bench/network_bench.py [--magpie PATH] [--requests N]
@@ -30,6 +32,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -62,6 +65,18 @@ class Nginx:
     def __exit__(self, *exc):
         self.process.stdin.close()  # the script stops nginx when its stdin closes
         self.process.wait(timeout=30)
+
+
+def timed(command):
+    """Runs `command` to its end: the result, its wall time as a whole
+    process (start-up included) and the CPU seconds (user + system) it and
+    its children used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    out = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return out, seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def aiohttp_fetch(listfile, concurrency):
@@ -123,29 +138,30 @@ def run_set(magpie, label, samples, requests, concurrency, reps):
 
         def magpie_engine(loader):
             def go():
-                out = subprocess.run([magpie, "loader-bench", listfile, "--concurrency", str(concurrency),
-                                      "--loader", loader], capture_output=True, text=True, timeout=600)
+                out, seconds, cpu = timed([magpie, "loader-bench", listfile, "--concurrency", str(concurrency),
+                                           "--loader", loader])
                 if out.returncode != 0:
                     raise RuntimeError(out.stderr.strip() or out.stdout.strip())
                 record = json.loads(out.stdout)
-                return {"seconds": record["seconds"], "bytes": record["bytes"]}
+                return {"seconds": seconds, "cpu_seconds": cpu, "self_seconds": record["seconds"],
+                        "bytes": record["bytes"]}
             return go
 
         def curl_engine():
-            start = time.perf_counter()
-            out = subprocess.run(["curl", "-s", "-f", "--parallel", "--parallel-max", str(concurrency),
-                                  "-K", curl_config], capture_output=True, text=True, timeout=600)
-            seconds = time.perf_counter() - start
+            out, seconds, cpu = timed(["curl", "-s", "-f", "--parallel", "--parallel-max", str(concurrency),
+                                       "-K", curl_config])
             if out.returncode != 0:
                 raise RuntimeError(f"curl exited {out.returncode}: {out.stderr.strip()}")
-            return {"seconds": seconds, "bytes": expected_bytes}
+            return {"seconds": seconds, "cpu_seconds": cpu, "bytes": expected_bytes}
 
         def aiohttp_engine():
-            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--aiohttp", listfile,
-                                  str(concurrency)], capture_output=True, text=True, timeout=600)
+            out, seconds, cpu = timed([sys.executable, os.path.abspath(__file__), "--aiohttp", listfile,
+                                       str(concurrency)])
             if out.returncode != 0:
                 raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed")
-            return json.loads(out.stdout)
+            record = json.loads(out.stdout)
+            return {"seconds": seconds, "cpu_seconds": cpu, "self_seconds": record["seconds"],
+                    "bytes": record["bytes"]}
 
         engines = [("magpie (curl loader)", magpie_engine("curl")),
                    ("magpie (URLSession loader)", magpie_engine("urlsession")),
@@ -153,6 +169,8 @@ def run_set(magpie, label, samples, requests, concurrency, reps):
         # Rounds, each running every engine once, so that a machine whose
         # load changes during the run weighs on all engines alike.
         timings = {name: [] for name, _ in engines}
+        cpu = {name: [] for name, _ in engines}
+        own = {name: [] for name, _ in engines}
         errors = {}
         for round_number in range(reps + 1):
             for name, engine in engines:
@@ -164,6 +182,9 @@ def run_set(magpie, label, samples, requests, concurrency, reps):
                         raise RuntimeError(f"got {result['bytes']} bytes, expected {expected_bytes}")
                     if round_number > 0:  # the first round warms up
                         timings[name].append(result["seconds"])
+                        cpu[name].append(result["cpu_seconds"])
+                        if "self_seconds" in result:
+                            own[name].append(result["self_seconds"])
                 except Exception as e:  # a broken engine is reported, not fatal
                     errors[name] = str(e)[:300]
         for name, _ in engines:
@@ -174,7 +195,12 @@ def run_set(magpie, label, samples, requests, concurrency, reps):
             else:
                 seconds = statistics.median(timings[name])
                 row.update(seconds=round(seconds, 4), requests_per_s=round(requests / seconds, 1),
-                           mb_per_s=round(expected_bytes / 1e6 / seconds, 1))
+                           mb_per_s=round(expected_bytes / 1e6 / seconds, 1),
+                           seconds_range=[round(min(timings[name]), 4), round(max(timings[name]), 4)],
+                           cpu_seconds=round(statistics.median(cpu[name]), 4),
+                           cpu_seconds_per_gb=round(statistics.median(cpu[name]) / (expected_bytes / 1e9), 3))
+                if own[name]:
+                    row["self_timed_seconds"] = round(statistics.median(own[name]), 4)
             rows.append(row)
             print(json.dumps(row), flush=True)
     curl_seconds = next((r.get("seconds") for r in rows if r["engine"] == "curl --parallel"), None)
@@ -190,17 +216,17 @@ def markdown(rows):
         return ""
     first = rows[0]
     lines = [f"Data loaders alone: requests to a local nginx, {first['concurrency']} at a time "
-             "(aim: Magpie within 1.25x of curl's wall time)", "",
-             "| images | engine | wall time | requests/s | MB/s | wall time vs curl |",
-             "| --- | --- | ---: | ---: | ---: | ---: |"]
+             "(aim: Magpie within 1.25x of curl's wall time; every engine timed as a whole process)", "",
+             "| images | engine | wall time | requests/s | MB/s | CPU s per GB | wall time vs curl |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         images = f"{r['set']}: {r['requests']:,} requests, {r['average_bytes'] / 1e3:,.0f} KB average"
         if "error" in r:
-            lines.append(f"| {images} | {r['engine']} | failed: {r['error'][:80]} | | | |")
+            lines.append(f"| {images} | {r['engine']} | failed: {r['error'][:80]} | | | | |")
             continue
         ratio = f"{r['wall_vs_curl']:.2f}x" if r.get("wall_vs_curl") else "–"
         lines.append(f"| {images} | {r['engine']} | {r['seconds']:.3f} s | {r['requests_per_s']:,.0f} | "
-                     f"{r['mb_per_s']:,.0f} | {ratio} |")
+                     f"{r['mb_per_s']:,.0f} | {r['cpu_seconds_per_gb']:.2f} | {ratio} |")
     return "\n".join(lines) + "\n"
 
 

@@ -36,7 +36,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import network_bench  # noqa: E402
 
 ROOT = network_bench.ROOT
-WORK = network_bench.WORK
 
 
 class Redis:
@@ -82,8 +81,8 @@ def redis_benchmark(port, size, concurrency, requests):
 
 
 def hits(magpie, redis, concurrency, requests, rounds):
-    thumbnail = os.path.join(WORK, "redis-thumbnail.jpg")
-    os.makedirs(WORK, exist_ok=True)
+    # Not in WORK: the loader benchmark serves every image there as its corpus.
+    thumbnail = os.path.join(redis.folder, "redis-thumbnail.jpg")
     subprocess.run([magpie, "convert", os.path.join(network_bench.SAMPLES, "photo-02.jpg"), thumbnail, "--process",
                     "downsample(256x256)"], capture_output=True, check=True)
     size = os.path.getsize(thumbnail)
