@@ -8,8 +8,9 @@ import Synchronization
 
 /// `magpie loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession]
 /// [--timeout SECONDS]`: fetches every URL in the file (one per line) through
-/// a data loader alone, N at a time, counting the body bytes without keeping
-/// them (as `curl -o /dev/null` does). Prints one JSON object: loader,
+/// a data loader alone, N at a time, each whole body into memory
+/// (`DataLoading.data(for:)`, as aiohttp's `read()`) and counted, then
+/// dropped. Prints one JSON object: loader,
 /// requests, failed, seconds, requests_per_s, bytes, mb_per_s, and the first
 /// error when any load failed. Exit 1 when any load failed.
 enum LoaderBenchCommand {
@@ -44,11 +45,8 @@ enum LoaderBenchCommand {
             let index = tally.next.add(1, ordering: .relaxed).oldValue
             guard index < urls.count else { return }
             do {
-              var count = 0
-              for try await event in loader.load(URLRequest(url: urls[index])) {
-                if case .data(let chunk, _, _) = event { count += chunk.count }
-              }
-              tally.bytes.add(count, ordering: .relaxed)
+              let (body, _) = try await loader.data(for: URLRequest(url: urls[index]))
+              tally.bytes.add(body.count, ordering: .relaxed)
             } catch {
               tally.failed.add(1, ordering: .relaxed)
               tally.firstError.withLock { $0 = $0 ?? "\(urls[index].absoluteString): \(error)" }

@@ -56,6 +56,12 @@ extension CurlActiveTransfer {
     do throws(MagpieError) {
       try validator.accept(parser.head)
       deliver(.head(url: url, statusCode: statusCode, httpVersion: parser.httpVersion, lines: parser.lines))
+      if transfer.collectsBody {
+        lastProgress = TransferDeadline.now()
+        // Reserved once from Content-Length (within the size cap, which
+        // the validator already checked), so the body is never regrown.
+        if let expected = validator.expected { body.reserveCapacity(Int(min(expected, 256 << 20))) }
+      }
       headDelivered = true
       return true
     } catch {
@@ -79,6 +85,11 @@ extension CurlActiveTransfer {
       return true
     }
     do throws(MagpieError) {
+      if transfer.collectsBody {
+        try validator.accept(bytes, appendingTo: &body)
+        reportProgress()
+        return true
+      }
       // Small chunks are plain copies; large ones use pooled buffers.
       let chunk = bytes.count >= 16 * 1024 ? loop.chunkBuffers.data(copying: bytes) : Data(bytes)
       if case .data(let data, let received, let expected)? = try validator.accept(chunk) {

@@ -14,6 +14,10 @@ final class CurlActiveTransfer {
   /// Receive buffer per transfer: large chunks mean few callbacks and
   /// few stream events.
   static let bufferSize = 100 * 1024
+  /// The least time between two progress reports of a collecting transfer
+  /// (nanoseconds): 20 a second is smooth for a progress bar and wakes the
+  /// consumer seldom.
+  static let progressInterval: UInt64 = 50_000_000
 
   let transfer: CurlTransfer
   /// The easy handle, while the transfer has one.
@@ -33,6 +37,14 @@ final class CurlActiveTransfer {
   /// round of libcurl work, so a waiting consumer is woken once for a
   /// response head, its body and its end rather than once for each.
   private var pending: [CurlEvent] = []
+  /// The body so far, when the transfer collects it (written straight
+  /// from libcurl's buffer: one copy, no event per chunk).
+  var body = Data()
+  /// When a collecting transfer last reported progress (or its head
+  /// came: the first report is due an interval into the body).
+  var lastProgress: UInt64 = 0
+  /// Whether this transfer is in the loop's list of those to flush.
+  private var flushRequested = false
   unowned let loop: CurlLoop
 
   // The current hop.
@@ -74,15 +86,54 @@ final class CurlActiveTransfer {
     errorBuffer.deallocate()
   }
 
-  /// Queues `event` for the next ``flush()``.
+  /// Queues `event` for the next ``flush(final:)``; a transfer that
+  /// collects its body adds a chunk to it instead, and keeps its head
+  /// until the end.
   func deliver(_ event: CurlEvent) {
-    if pending.isEmpty { loop.needsFlush(self) }
+    if transfer.collectsBody, case .data(let chunk, _, _) = event {
+      body.append(chunk)
+      return
+    }
+    queue(event)
+  }
+
+  /// A collecting transfer's progress, when reported and due: an event
+  /// with no bytes.
+  func reportProgress() {
+    guard transfer.reportsProgress else { return }
+    let now = TransferDeadline.now()
+    guard now - lastProgress >= Self.progressInterval else { return }
+    lastProgress = now
+    pending.append(.data(Data(), received: validator.received, expected: validator.expected))
+    requestFlush()
+  }
+
+  /// A collecting transfer's head waits for its first progress report or
+  /// its end, so a small body wakes its consumer once.
+  private func queue(_ event: CurlEvent) {
     pending.append(event)
+    if !transfer.collectsBody { requestFlush() }
+  }
+
+  private func requestFlush() {
+    guard !flushRequested else { return }
+    flushRequested = true
+    loop.needsFlush(self)
   }
 
   /// Yields the queued events, as one element: one wake-up of a waiting
-  /// consumer per round, however many events the round produced.
-  func flush() {
+  /// consumer per round, however many events the round produced. A
+  /// transfer that collects its body yields only when it ends (`final`):
+  /// its head and the whole body.
+  func flush(final: Bool = false) {
+    flushRequested = false
+    if transfer.collectsBody {
+      guard final || transfer.reportsProgress else { return }
+      if final && !body.isEmpty {
+        pending.append(.data(body, received: validator.received, expected: validator.expected))
+        body = Data()
+      }
+    }
     guard !pending.isEmpty else { return }
     transfer.continuation.yield(pending)
     pending.removeAll(keepingCapacity: true)

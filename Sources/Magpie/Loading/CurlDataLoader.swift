@@ -47,11 +47,32 @@ public final class CurlDataLoader: DataLoading {
     // The public stream reads the raw one: dropping it drops the raw
     // stream's iterator, which cancels the transfer like a cancelled task.
     let stream = AsyncThrowingStream<DataLoadingEvent, any Error>(unfolding: { try await reader.next() })
+    begin(request, transfer)
+    return stream
+  }
+
+  /// Loads `request`'s whole body; see ``DataLoading/data(for:progress:)``.
+  /// The libcurl thread writes the body straight into one buffer (reserved
+  /// from Content-Length) and wakes the caller at the end, and for
+  /// `progress` at most every 50 ms on the way.
+  public func data(
+    for request: URLRequest, progress: ((_ received: Int64, _ expected: Int64?) -> Void)?
+  ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
+    let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
+    let transfer = CurlTransfer(
+      configuration: configuration, continuation: continuation, collectsBody: true,
+      reportsProgress: progress != nil)
+    begin(request, transfer)
+    return try await DataLoadingEvents.collect(progress: progress, CurlEventReader(events).next)
+  }
+
+  /// Hands `transfer` to the libcurl thread once `request` is prepared.
+  private func begin(_ request: URLRequest, _ transfer: CurlTransfer) {
     guard let driver else {
       transfer.finish(MagpieError(.network, "libcurl could not start"))
-      return stream
+      return
     }
-    continuation.onTermination = { termination in
+    transfer.continuation.onTermination = { termination in
       if case .cancelled = termination {
         transfer.cancel()
         driver.send(.cancel(transfer.id))
@@ -67,7 +88,6 @@ public final class CurlDataLoader: DataLoading {
           Self.submit(prepared, transfer: transfer, driver: driver)
         })
     }
-    return stream
   }
 
   private static func submit(

@@ -11,7 +11,8 @@ import Foundation
 enum CurlEvent: Sendable {
   /// The final response head: its field lines, trimmed and joined by LF.
   case head(url: URL, statusCode: Int, httpVersion: String, lines: [UInt8])
-  /// A body chunk with progress.
+  /// A body chunk with progress; a collecting transfer's whole body, or
+  /// its progress alone (no bytes).
   case data(Data, received: Int64, expected: Int64?)
 
   /// The public event; repeated fields are joined with ", ", folded lines

@@ -207,7 +207,7 @@ final class CurlLoop {
       if spareHandles.count < 64 { spareHandles.append(easy) } else { curl_easy_cleanup(easy) }
       active.easy = nil
     }
-    active.flush()
+    active.flush(final: error == nil)
     active.transfer.finish(error)
   }
 

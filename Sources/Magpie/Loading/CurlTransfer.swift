@@ -19,13 +19,25 @@ final class CurlTransfer: Sendable {
   let continuation: Continuation
   /// The loader's settings.
   let configuration: DataLoaderConfiguration
+  /// Whether the libcurl thread collects the whole body and yields once,
+  /// at the end (``CurlDataLoader/data(for:progress:)``), instead of each
+  /// chunk.
+  let collectsBody: Bool
+  /// Whether a collecting transfer also yields its progress, at most every
+  /// ``CurlActiveTransfer/progressInterval``.
+  let reportsProgress: Bool
   private let cancelled = Atomic<Bool>(false)
   private let preparation = Lock<Task<Void, Never>?>(nil)
 
-  init(configuration: DataLoaderConfiguration, continuation: Continuation) {
+  init(
+    configuration: DataLoaderConfiguration, continuation: Continuation, collectsBody: Bool = false,
+    reportsProgress: Bool = false
+  ) {
     id = Self.identifiers.add(1, ordering: .relaxed).newValue
     self.configuration = configuration
     self.continuation = continuation
+    self.collectsBody = collectsBody
+    self.reportsProgress = reportsProgress
   }
 
   /// Whether the consumer has left; callbacks check it to stop early.

@@ -18,4 +18,32 @@ import Foundation
 public protocol DataLoading: Sendable {
   /// Starts loading `request`.
   func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error>
+
+  /// Loads `request`'s whole body, with the final response: for callers
+  /// that want no partial data, as `URLSession.data(for:)`. The same
+  /// checks and errors as ``load(_:)``; cancel by cancelling the calling
+  /// task. `progress`, when given, is called on the calling task with the
+  /// bytes received so far and the announced total, at the end and, for a
+  /// long body, on the way (``CurlDataLoader``: at most 20 times a
+  /// second). The default reads ``load(_:)``; ``CurlDataLoader`` collects
+  /// the body on its own thread and wakes the caller once for a short one.
+  func data(
+    for request: URLRequest, progress: ((_ received: Int64, _ expected: Int64?) -> Void)?
+  ) async throws(MagpieError) -> (Data, HTTPURLResponse)
+}
+
+extension DataLoading {
+  /// Reads ``load(_:)`` to the end; see ``DataLoading/data(for:progress:)``.
+  public func data(
+    for request: URLRequest, progress: ((_ received: Int64, _ expected: Int64?) -> Void)?
+  ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
+    var iterator = load(request).makeAsyncIterator()
+    return try await DataLoadingEvents.collect(progress: progress) { try await iterator.next() }
+  }
+
+  /// The whole body and the final response, without progress; see
+  /// ``DataLoading/data(for:progress:)``.
+  public func data(for request: URLRequest) async throws(MagpieError) -> (Data, HTTPURLResponse) {
+    try await data(for: request, progress: nil)
+  }
 }

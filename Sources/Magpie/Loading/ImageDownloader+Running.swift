@@ -57,8 +57,26 @@ extension ImageDownloader {
   }
 
   /// One attempt: the response and the whole body, with progress to every
-  /// subscriber.
+  /// subscriber. Without a subscriber that wants partial data (progressive
+  /// decoding) the loader collects the body itself
+  /// (``DataLoading/data(for:progress:)``: ``CurlDataLoader`` then wakes
+  /// this task once for a short body, not once a chunk).
   private func transfer(_ id: Int, _ request: URLRequest) async -> Result<(Data, HTTPURLResponse), MagpieError> {
+    let wantsPartialData = state.withLock { state in
+      state.downloads[id]?.subscribers.values.contains { $0.handlers.data != nil } ?? false
+    }
+    guard wantsPartialData else {
+      do throws(MagpieError) {
+        return .success(
+          try await configuration.dataLoader.data(for: request) { [self] received, expected in
+            for handler in progressHandlers(id, received: received, expected: expected) {
+              handler.progress?(received, expected)
+            }
+          })
+      } catch {
+        return .failure(Task.isCancelled ? MagpieError(.cancelled, "the download was cancelled") : error)
+      }
+    }
     var data = Data()
     var response: HTTPURLResponse?
     do {
@@ -71,13 +89,7 @@ extension ImageDownloader {
           if expected > 0 { data.reserveCapacity(Int(min(expected, 256 << 20))) }
         case .data(let chunk, let received, let expected):
           data.append(chunk)
-          let handlers = state.withLock { state -> [Handlers] in
-            guard state.downloads[id] != nil else { return [] }
-            state.downloads[id]!.received = received
-            state.downloads[id]!.expected = expected
-            return state.downloads[id]!.subscribers.values.map(\.handlers)
-          }
-          for handler in handlers {
+          for handler in progressHandlers(id, received: received, expected: expected) {
             handler.progress?(received, expected)
             handler.data?(data)
           }
@@ -94,6 +106,16 @@ extension ImageDownloader {
       return .failure(MagpieError(.network, "the connection ended before a response arrived"))
     }
     return .success((data, response))
+  }
+
+  /// Records `id`'s progress; the handlers of its subscribers.
+  private func progressHandlers(_ id: Int, received: Int64, expected: Int64?) -> [Handlers] {
+    state.withLock { state -> [Handlers] in
+      guard state.downloads[id] != nil else { return [] }
+      state.downloads[id]!.received = received
+      state.downloads[id]!.expected = expected
+      return state.downloads[id]!.subscribers.values.map(\.handlers)
+    }
   }
 
   private func finish(_ id: Int, _ result: Result<Response, MagpieError>) {

@@ -104,11 +104,7 @@ package struct ResponseValidator {
   /// first bytes are held until they are sniffed).
   package mutating func accept(_ chunk: Data) throws(MagpieError) -> DataLoadingEvent? {
     guard !isNotModified, !chunk.isEmpty else { return nil }
-    received += Int64(chunk.count)
-    if received > maximumBodySize {
-      throw MagpieError(
-        .invalidResponse, "the body grew past the \(maximumBodySize)-byte limit (maximumBodySize)")
-    }
+    try count(chunk.count)
     if sniffed {
       return .data(chunk, received: received, expected: expected)
     }
@@ -116,6 +112,31 @@ package struct ResponseValidator {
     guard try sniffHeld(atEnd: false) else { return nil }
     defer { held = Data() }
     return .data(held, received: received, expected: expected)
+  }
+
+  /// Takes body bytes for a loader that collects the whole body: appends
+  /// them to `body` (once the first bytes are sniffed), with no `Data` per
+  /// chunk and no event. The same checks as ``accept(_:)``.
+  package mutating func accept(_ bytes: UnsafeRawBufferPointer, appendingTo body: inout Data) throws(MagpieError) {
+    guard !isNotModified, !bytes.isEmpty else { return }
+    try count(bytes.count)
+    if sniffed {
+      body.append(contentsOf: bytes)
+      return
+    }
+    held.append(contentsOf: bytes)
+    guard try sniffHeld(atEnd: false) else { return }
+    body.append(held)
+    held = Data()
+  }
+
+  /// Counts `more` body bytes against the size cap.
+  private mutating func count(_ more: Int) throws(MagpieError) {
+    received += Int64(more)
+    if received > maximumBodySize {
+      throw MagpieError(
+        .invalidResponse, "the body grew past the \(maximumBodySize)-byte limit (maximumBodySize)")
+    }
   }
 
   /// The body ended cleanly; returns the held bytes still to deliver, or

@@ -29,6 +29,9 @@ extension DataLoaderTests {
 
     @Test("Cancelling mid-body closes the connection", arguments: LoaderKind.allCases)
     func cancelMidBody(kind: LoaderKind) async throws {
+      // A whole body never arrives in part (DataLoaderWholeBodyTests
+      // cancels that path mid-body).
+      guard kind.streams else { return }
       let origin = try FaultOrigin()
       defer { origin.stop() }
       origin.route("/endless", .endless(prefix: pngLikeBytes(1000)))
@@ -62,6 +65,8 @@ extension DataLoaderTests {
 
     @Test("Releasing the loader ends its loads", arguments: LoaderKind.allCases)
     func releaseLoader(kind: LoaderKind) async throws {
+      // WholeBodyLoader's call keeps its loader until it returns.
+      guard kind.streams else { return }
       let origin = try FaultOrigin()
       defer { origin.stop() }
       origin.route("/stall", .stall)

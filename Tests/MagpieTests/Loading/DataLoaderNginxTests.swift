@@ -165,7 +165,7 @@ extension DataLoaderTests {
       configuration.hostsAllowingInvalidCertificates = ["127.0.0.1"]
       let allowed = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(configuration))
       switch kind {
-      case .curl:
+      case .curl, .curlWholeBody:
         #expect(allowed.error == nil)
         #expect(allowed.body == (try Data(contentsOf: Self.samples.appendingPathComponent(name))))
       case .urlSession:
@@ -190,7 +190,7 @@ extension DataLoaderTests {
       #expect(refused.error?.code == .network)
       // FoundationNetworking reports a failed certificate check as an
       // unknown URLError (-1), so only libcurl's reason can say "TLS".
-      if kind == .curl { #expect(refused.error?.reason.contains("TLS") == true) }
+      if kind.isCurl { #expect(refused.error?.reason.contains("TLS") == true) }
       #expect(refused.body.isEmpty)
       let pipeline = try HostilePipeline(kind: kind, configuration: quickConfiguration())
       let error = await pipeline.error(loading: nginx.url("/\(name)"))
@@ -198,7 +198,7 @@ extension DataLoaderTests {
       #expect(pipeline.newFiles.isEmpty)
       // An explicit allowance covers expiry too, where the loader can honour
       // it (libcurl stops checking the certificate altogether).
-      guard kind == .curl else { return }
+      guard kind.isCurl else { return }
       var configuration = quickConfiguration()
       configuration.hostsAllowingInvalidCertificates = ["127.0.0.1"]
       let allowed = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(configuration))

@@ -121,7 +121,7 @@ extension DataLoaderTests {
       // FoundationNetworking on Linux dies on a trailer field ("Transfer
       // completed, but there's no response", a fatalError inside it), so
       // the URLSession loader gets the chunks without one.
-      origin.route("/chunked", .chunked(body, pieces: 5, trailer: kind == .curl))
+      origin.route("/chunked", .chunked(body, pieces: 5, trailer: kind.isCurl))
       origin.route("/again", .ok(pngLikeBytes(10)))
       let loader = kind.make(quickConfiguration())
       let outcome = await LoadOutcome.load(origin.url("/chunked"), with: loader)

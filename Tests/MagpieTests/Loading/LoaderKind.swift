@@ -10,6 +10,9 @@ import Testing
 enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case urlSession
   case curl
+  /// ``CurlDataLoader/data(for:)``, the body collected on libcurl's thread,
+  /// seen through ``WholeBodyLoader``'s stream.
+  case curlWholeBody
 
   var testDescription: String { rawValue }
 
@@ -17,8 +20,16 @@ enum LoaderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     switch self {
     case .urlSession: URLSessionDataLoader(configuration: configuration)
     case .curl: CurlDataLoader(configuration: configuration)
+    case .curlWholeBody: WholeBodyLoader(CurlDataLoader(configuration: configuration))
     }
   }
+
+  /// Whether the body arrives as it streams in (one event per chunk), not
+  /// as one event at the end.
+  var streams: Bool { self != .curlWholeBody }
+
+  /// Whether libcurl does the transfer.
+  var isCurl: Bool { self != .urlSession }
 }
 
 /// A configuration for tests. The defaults are generous: on a loaded
