@@ -240,8 +240,10 @@ def main():
          "photo-4000x3000-progressive.jpg", ["tjbench-1/8"], (["pillow", "pyvips"], 4.0)),
         ("thumb-jpeg-medium", "Thumbnail 1200x800 baseline JPEG to 256x171", "photo-1200x800.jpg",
          ["tjbench-1/4"], (["tjbench-1/4"], 0.9)),
+        # Issue 16's aim for the medium progressive file: 2.5x the faster peer
+        # (its decode is most of the work at this size; 4.0x holds for 4000x3000).
         ("thumb-jpeg-medium-progressive", "Thumbnail 1200x800 progressive JPEG to 256x171",
-         "photo-1200x800-progressive.jpg", ["tjbench-1/4"], (["pillow", "pyvips"], 4.0)),
+         "photo-1200x800-progressive.jpg", ["tjbench-1/4"], (["pillow", "pyvips"], 2.5)),
         ("thumb-png-rgba", "Thumbnail 1024x1024 RGBA PNG to 256x256", "cutout-1024x1024.png", [],
          (["pillow", "pyvips"], 1.0)),
         ("thumb-png-rgb", "Thumbnail 1024x768 RGB PNG to 256x192", "photo-1024x768.png", [],
