@@ -26,7 +26,7 @@ final class RedisConnectionPool: Sendable {
         guard let slot, !slot.isBroken else { return nil }
         return slot.inFlight
       }
-      switch RedisPoolRouting.route(loads) {
+      switch RedisPoolRouting.route(loads, depth: configuration.pipelineDepth) {
       case .use(let index): return slots[index]!
       case .open(let index):
         let connection = RedisConnection(configuration, loop: loop)

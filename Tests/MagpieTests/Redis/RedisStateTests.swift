@@ -57,6 +57,22 @@
       #expect(RedisPoolRouting.route([5]) == .use(0))
     }
 
+    @Test func commandsSharePipelinedConnectionsUpToTheDepth() {
+      // Two deep: the second command joins the first's connection, the
+      // third opens the next, and a busy pool still takes the least busy.
+      #expect(RedisPoolRouting.route([nil, nil, nil], depth: 2) == .open(0))
+      #expect(RedisPoolRouting.route([1, nil, nil], depth: 2) == .use(0))
+      #expect(RedisPoolRouting.route([2, nil, nil], depth: 2) == .open(1))
+      #expect(RedisPoolRouting.route([2, 1, nil], depth: 2) == .use(1))
+      // The lowest slot with room first, even when a later one is idle.
+      #expect(RedisPoolRouting.route([1, 0, nil], depth: 2) == .use(0))
+      #expect(RedisPoolRouting.route([2, 2, 2], depth: 2) == .use(0))
+      #expect(RedisPoolRouting.route([4, 2, 3], depth: 2) == .use(1))
+      // A depth under 1 is 1.
+      #expect(RedisPoolRouting.route([1, nil], depth: 0) == .open(1))
+      #expect(RedisConfiguration().pipelineDepth == 2)
+    }
+
     @Test func entriesRoundTripAndAnyDamageIsNoEntry() throws {
       let payload = Data((0..<1000).map { UInt8($0 % 251) })
       let metadata = Data("etag".utf8)
