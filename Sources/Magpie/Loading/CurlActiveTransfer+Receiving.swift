@@ -60,7 +60,7 @@ extension CurlActiveTransfer {
         lastProgress = TransferDeadline.now()
         // Reserved once from Content-Length (within the size cap, which
         // the validator already checked), so the body is never regrown.
-        if let expected = validator.expected { body.reserveCapacity(Int(min(expected, 256 << 20))) }
+        if let expected = validator.expected { body.reserve(Int(min(expected, 256 << 20))) }
       }
       headDelivered = true
       return true
@@ -86,7 +86,7 @@ extension CurlActiveTransfer {
     }
     do throws(MagpieError) {
       if transfer.collectsBody {
-        try validator.accept(bytes, appendingTo: &body)
+        try validator.accept(bytes) { body.append($0) }
         reportProgress()
         return true
       }

@@ -39,7 +39,7 @@ final class CurlActiveTransfer {
   private var pending: [CurlEvent] = []
   /// The body so far, when the transfer collects it (written straight
   /// from libcurl's buffer: one copy, no event per chunk).
-  var body = Data()
+  var body: CollectedBody
   /// When a collecting transfer last reported progress (or its head
   /// came: the first report is due an interval into the body).
   var lastProgress: UInt64 = 0
@@ -75,6 +75,7 @@ final class CurlActiveTransfer {
     url = request.url ?? URL(fileURLWithPath: "/")
     parser = ResponseHeadParser(url: url, maximumHeaderSize: transfer.configuration.maximumHeaderSize)
     validator = ResponseValidator(request: request, configuration: transfer.configuration)
+    body = CollectedBody(pool: loop.bodyBuffers)
     deadline = TransferDeadline(
       idle: transfer.configuration.idleTimeout(for: request), total: transfer.configuration.resourceTimeout)
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -82,6 +83,7 @@ final class CurlActiveTransfer {
   }
 
   deinit {
+    body.discard()
     if let headerList { curl_slist_free_all(headerList) }
     errorBuffer.deallocate()
   }
@@ -91,7 +93,7 @@ final class CurlActiveTransfer {
   /// until the end.
   func deliver(_ event: CurlEvent) {
     if transfer.collectsBody, case .data(let chunk, _, _) = event {
-      body.append(chunk)
+      chunk.withUnsafeBytes { body.append($0) }
       return
     }
     queue(event)
@@ -130,8 +132,7 @@ final class CurlActiveTransfer {
     if transfer.collectsBody {
       guard final || transfer.reportsProgress else { return }
       if final && !body.isEmpty {
-        pending.append(.data(body, received: validator.received, expected: validator.expected))
-        body = Data()
+        pending.append(.data(body.take(), received: validator.received, expected: validator.expected))
       }
     }
     guard !pending.isEmpty else { return }

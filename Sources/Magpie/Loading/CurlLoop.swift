@@ -19,6 +19,8 @@ final class CurlLoop {
   private var earliestDeadline = UInt64.max
   /// Buffers for body chunks; outlives the loop while chunks are in use.
   let chunkBuffers = ChunkBufferPool(bufferSize: CurlActiveTransfer.bufferSize, limit: 64)
+  /// Buffers for whole bodies; likewise.
+  let bodyBuffers = BodyBufferPool()
   /// Transfers with events to yield after this round.
   private var unflushed: [CurlActiveTransfer] = []
 

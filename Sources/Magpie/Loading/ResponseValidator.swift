@@ -114,19 +114,21 @@ package struct ResponseValidator {
     return .data(held, received: received, expected: expected)
   }
 
-  /// Takes body bytes for a loader that collects the whole body: appends
-  /// them to `body` (once the first bytes are sniffed), with no `Data` per
-  /// chunk and no event. The same checks as ``accept(_:)``.
-  package mutating func accept(_ bytes: UnsafeRawBufferPointer, appendingTo body: inout Data) throws(MagpieError) {
+  /// Takes body bytes for a loader that collects the whole body: hands
+  /// them to `append` (once the first bytes are sniffed), with no `Data`
+  /// per chunk and no event. The same checks as ``accept(_:)``.
+  package mutating func accept(
+    _ bytes: UnsafeRawBufferPointer, appending append: (UnsafeRawBufferPointer) -> Void
+  ) throws(MagpieError) {
     guard !isNotModified, !bytes.isEmpty else { return }
     try count(bytes.count)
     if sniffed {
-      body.append(contentsOf: bytes)
+      append(bytes)
       return
     }
     held.append(contentsOf: bytes)
     guard try sniffHeld(atEnd: false) else { return }
-    body.append(held)
+    held.withUnsafeBytes(append)
     held = Data()
   }
 
