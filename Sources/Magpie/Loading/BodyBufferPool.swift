@@ -57,7 +57,8 @@ final class BodyBufferPool: Sendable {
   /// The first `count` bytes of `buffer` (from ``take(size:)``) as a `Data`
   /// that gives the buffer back when released.
   func data(_ buffer: UnsafeMutableRawPointer, size: Int, count: Int) -> Data {
-    Data(bytesNoCopy: buffer, count: count, deallocator: .custom { [self] pointer, _ in give(back: pointer, size: size) })
+    Data(
+      bytesNoCopy: buffer, count: count, deallocator: .custom { [self] pointer, _ in give(back: pointer, size: size) })
   }
 
   /// Takes `buffer` back for reuse, or frees it when the pool is full.
