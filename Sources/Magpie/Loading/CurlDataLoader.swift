@@ -63,7 +63,8 @@ public final class CurlDataLoader: DataLoading {
       configuration: configuration, continuation: continuation, collectsBody: true,
       reportsProgress: progress != nil)
     begin(request, transfer)
-    return try await DataLoadingEvents.collect(progress: progress, CurlEventReader(events).next)
+    return try await DataLoadingEvents.collect(
+      CurlEventReader(events).next, onData: DataLoadingEvents.reporting(progress))
   }
 
   /// Hands `transfer` to the libcurl thread once `request` is prepared.

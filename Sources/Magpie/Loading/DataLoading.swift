@@ -38,7 +38,8 @@ extension DataLoading {
     for request: URLRequest, progress: ((_ received: Int64, _ expected: Int64?) -> Void)?
   ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
     var iterator = load(request).makeAsyncIterator()
-    return try await DataLoadingEvents.collect(progress: progress) { try await iterator.next() }
+    return try await DataLoadingEvents.collect(
+      { try await iterator.next() }, onData: DataLoadingEvents.reporting(progress))
   }
 
   /// The whole body and the final response, without progress; see

@@ -10,11 +10,11 @@ enum DataLoadingEvents {
   /// Reads `next` to the end: the response and the body's chunks joined.
   /// A stream that ends before a response, or ends because the task was
   /// cancelled, is an error; so is any error it throws, as the loaders
-  /// name them.
-  /// `progress` sees every chunk's count, and a collecting loader's
-  /// progress-only events (no bytes).
+  /// name them. `onData` sees the body so far after every chunk, and at a
+  /// collecting loader's progress-only events (no bytes).
   static func collect(
-    progress: ((Int64, Int64?) -> Void)?, _ next: () async throws -> DataLoadingEvent?
+    _ next: () async throws -> DataLoadingEvent?,
+    onData: ((_ body: Data, _ received: Int64, _ expected: Int64?) -> Void)? = nil
   ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
     var response: HTTPURLResponse?
     var body = Data()
@@ -23,12 +23,23 @@ enum DataLoadingEvents {
         switch event {
         case .response(let head):
           response = head
-          let expected = head.expectedContentLength
-          if expected > 0 { body.reserveCapacity(Int(min(expected, 256 << 20))) }
+          body = Data()
         case .data(let chunk, let received, let expected):
-          // The collecting loaders hand the whole body as one chunk.
-          if body.isEmpty { body = chunk } else if !chunk.isEmpty { body.append(chunk) }
-          progress?(received, expected)
+          if body.isEmpty && !chunk.isEmpty {
+            let announced = response?.expectedContentLength ?? -1
+            if announced > chunk.count {
+              // More chunks to come: room for all of them at once.
+              body.reserveCapacity(Int(min(announced, 256 << 20)))
+              body.append(chunk)
+            } else {
+              // The whole body (a collecting loader's one chunk), or
+              // nothing announced to make room for: kept, not copied.
+              body = chunk
+            }
+          } else if !chunk.isEmpty {
+            body.append(chunk)
+          }
+          onData?(body, received, expected)
         }
       }
     } catch let error as MagpieError {
@@ -43,5 +54,12 @@ enum DataLoadingEvents {
       throw MagpieError(.network, "the connection ended before a response arrived")
     }
     return (body, response)
+  }
+
+  /// `progress` as an `onData` callback for ``collect(_:onData:)``.
+  static func reporting(
+    _ progress: ((_ received: Int64, _ expected: Int64?) -> Void)?
+  ) -> ((Data, Int64, Int64?) -> Void)? {
+    progress.map { progress in { _, received, expected in progress(received, expected) } }
   }
 }

@@ -65,47 +65,26 @@ extension ImageDownloader {
     let wantsPartialData = state.withLock { state in
       state.downloads[id]?.subscribers.values.contains { $0.handlers.data != nil } ?? false
     }
-    guard wantsPartialData else {
-      do throws(MagpieError) {
+    do throws(MagpieError) {
+      guard wantsPartialData else {
         return .success(
           try await configuration.dataLoader.data(for: request) { [self] received, expected in
             for handler in progressHandlers(id, received: received, expected: expected) {
               handler.progress?(received, expected)
             }
           })
-      } catch {
-        return .failure(Task.isCancelled ? MagpieError(.cancelled, "the download was cancelled") : error)
       }
-    }
-    var data = Data()
-    var response: HTTPURLResponse?
-    do {
-      for try await event in configuration.dataLoader.load(request) {
-        switch event {
-        case .response(let http):
-          response = http
-          data = Data()
-          let expected = http.expectedContentLength
-          if expected > 0 { data.reserveCapacity(Int(min(expected, 256 << 20))) }
-        case .data(let chunk, let received, let expected):
-          data.append(chunk)
+      var iterator = configuration.dataLoader.load(request).makeAsyncIterator()
+      return .success(
+        try await DataLoadingEvents.collect({ try await iterator.next() }) { [self] body, received, expected in
           for handler in progressHandlers(id, received: received, expected: expected) {
             handler.progress?(received, expected)
-            handler.data?(data)
+            handler.data?(body)
           }
-        }
-      }
-    } catch let error as MagpieError {
-      return .failure(error)
-    } catch is CancellationError {
-      return .failure(MagpieError(.cancelled, "the download was cancelled"))
+        })
     } catch {
-      return .failure(MagpieError(.network, "\(error)", underlying: error))
+      return .failure(Task.isCancelled ? MagpieError(.cancelled, "the download was cancelled") : error)
     }
-    guard let response else {
-      return .failure(MagpieError(.network, "the connection ended before a response arrived"))
-    }
-    return .success((data, response))
   }
 
   /// Records `id`'s progress; the handlers of its subscribers.
