@@ -30,7 +30,9 @@ enum RedisEntry {
     var header = magic + [version, 0, 0, 0]
     withUnsafeBytes(of: UInt32(metadata.count).littleEndian) { header += $0 }
     withUnsafeBytes(of: UInt32(payload.count).littleEndian) { header += $0 }
-    let crc = checksum(header, metadata, payload)
+    let crc = header.withUnsafeBytes { header in
+      metadata.withUnsafeBytes { metadata in payload.withUnsafeBytes { checksum(header, metadata, $0) } }
+    }
     withUnsafeBytes(of: crc.littleEndian) { header += $0 }
     var value = Data(capacity: headerSize + metadata.count + payload.count)
     value.append(contentsOf: header)
@@ -52,9 +54,10 @@ enum RedisEntry {
       let metadataLength = Int(word(8))
       let payloadLength = Int(word(12))
       guard raw.count - headerSize == metadataLength + payloadLength else { return nil }
-      let header = libdeflate_crc32(0, raw.baseAddress, 16)
-      let rest = libdeflate_crc32(header, raw.baseAddress! + headerSize, raw.count - headerSize)
-      guard UInt32(rest) == word(16) else { return nil }
+      // The header's first 16 bytes, then metadata and payload together.
+      let sum = checksum(
+        UnsafeRawBufferPointer(rebasing: raw[..<16]), UnsafeRawBufferPointer(rebasing: raw[headerSize...]))
+      guard sum == word(16) else { return nil }
       return (metadataLength, payloadLength)
     }
     guard let checked else { return nil }
@@ -63,10 +66,9 @@ enum RedisEntry {
     return (Data(value[(start + checked.metadata)...]), metadata)
   }
 
-  /// CRC-32 (ISO 3309) through libdeflate, as the disk cache's entries.
-  private static func checksum(_ header: [UInt8], _ metadata: Data, _ payload: Data) -> UInt32 {
-    let first = header.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
-    let second = metadata.withUnsafeBytes { libdeflate_crc32(first, $0.baseAddress, $0.count) }
-    return UInt32(payload.withUnsafeBytes { libdeflate_crc32(second, $0.baseAddress, $0.count) })
+  /// CRC-32 (ISO 3309) through libdeflate, as the disk cache's entries,
+  /// over `parts` in order.
+  private static func checksum(_ parts: UnsafeRawBufferPointer...) -> UInt32 {
+    parts.reduce(0) { UInt32(libdeflate_crc32($0, $1.baseAddress, $1.count)) }
   }
 }

@@ -66,8 +66,10 @@ final class RedisEventLoop: @unchecked Sendable {
 
   /// Ends the thread (the pool is gone).
   func stop() {
-    registry.withLock { $0.stopped = true }
-    changes.add(1, ordering: .releasing)
+    registry.withLock { registry in
+      registry.stopped = true
+      changes.add(1, ordering: .releasing)
+    }
     signal()
   }
 
