@@ -22,8 +22,9 @@ is timed around its whole process, start-up included (issue 16: curl's
 start-up is a few milliseconds, Magpie's and Python's more), and its CPU
 seconds (user + system, from the child's rusage) are reported per GB
 moved. Magpie and aiohttp also time themselves (first request to last
-byte), kept as self_timed_seconds. Magpie counts body bytes without
-keeping them, as curl does with /dev/null.
+byte), kept as self_timed_seconds. Magpie and aiohttp read each whole
+body into memory (`DataLoading.data(for:)`, `response.read()`); curl
+writes its bodies to /dev/null.
 
 Run alone: Scripts/bench/network_bench.py [--magpie PATH] [--requests N]
 Used by bench.py through run().
