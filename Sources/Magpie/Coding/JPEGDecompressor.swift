@@ -45,7 +45,8 @@ final class JPEGDecompressor {
       handle,
       { context in
         guard let context else { return 0 }
-        return Unmanaged<DeadlineBox>.fromOpaque(context).takeUnretainedValue().deadline.hasPassed ? 1 : 0
+        // Asked for every few rows: no retain and release of the box each time.
+        return Unmanaged<DeadlineBox>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.deadline.hasPassed } ? 1 : 0
       }, Unmanaged.passUnretained(box).toOpaque())
   }
 

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A whole body as a collecting transfer receives it: in a pooled buffer
-/// sized from Content-Length when there is one (``BodyBufferPool``), else
+/// sized from Content-Length when there is one (``BufferPool``), else
 /// in a growing `Data`. Only the libcurl thread touches it.
 struct CollectedBody {
-  private let pool: BodyBufferPool
+  private let pool: BufferPool
   private var pooled: (buffer: UnsafeMutableRawPointer, size: Int, count: Int)?
   private var data = Data()
 
-  init(pool: BodyBufferPool) { self.pool = pool }
+  init(pool: BufferPool) { self.pool = pool }
 
   /// Whether no byte has arrived.
   var isEmpty: Bool { (pooled?.count ?? 0) == 0 && data.isEmpty }
@@ -16,7 +16,7 @@ struct CollectedBody {
   /// Makes room for the `expected` bytes the server announced.
   mutating func reserve(_ expected: Int) {
     guard pooled == nil, data.isEmpty else { return }
-    if let size = BodyBufferPool.size(holding: expected) {
+    if let size = BufferPool.size(holding: expected) {
       pooled = (pool.take(size: size), size, 0)
     } else {
       data.reserveCapacity(expected)

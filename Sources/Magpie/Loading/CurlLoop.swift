@@ -20,7 +20,7 @@ final class CurlLoop {
   /// Buffers for body chunks; outlives the loop while chunks are in use.
   let chunkBuffers = ChunkBufferPool(bufferSize: CurlActiveTransfer.bufferSize, limit: 64)
   /// Buffers for whole bodies; likewise.
-  let bodyBuffers = BodyBufferPool()
+  let bodyBuffers = BufferPool()
   /// Transfers with events to yield after this round.
   private var unflushed: [CurlActiveTransfer] = []
 

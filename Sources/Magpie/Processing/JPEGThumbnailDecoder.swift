@@ -32,10 +32,7 @@ enum JPEGThumbnailDecoder {
     let decoded = try result.get()
     let target = decoded.scaledSize.fitting(in: box)
     var pixels = decoded.pixels
-    if let horizontal = decoded.rowPassOutput {
-      pixels = Resampler.convolve(
-        horizontal, extentX: Double(target.width), extentY: decoded.extentY, to: target, kernel: kernel)
-    } else if target != decoded.scaledSize {
+    if !decoded.isResampled && target != decoded.scaledSize {
       pixels = Resampler.convolve(
         pixels, extentX: decoded.extentX, extentY: decoded.extentY, to: target, kernel: kernel)
     }
@@ -59,9 +56,9 @@ enum JPEGThumbnailDecoder {
     var extentY: Double
     var orientation: ImageOrientation
     var isPartial: Bool
-    /// When the kernel's row pass already ran band by band: its output
-    /// (the target's width, the reduced height).
-    var rowPassOutput: PixelBuffer?
+    /// Whether both kernel passes already ran (the row pass band by band
+    /// as decoding went): `pixels` is then the fitted thumbnail.
+    var isResampled = false
     /// The colour conversion still to run (a CMYK one ran while decoding).
     var color = JPEGColorPlan()
   }
@@ -75,7 +72,8 @@ enum JPEGThumbnailDecoder {
   /// that fits `box`, with `reducingGap`; `onlyNeededScans` as
   /// ``JPEGCoder/decodesOnlyNeededScans``. With a `kernel`, an upright
   /// image also gets that kernel's row pass to the fitted width, run band
-  /// by band as decoding goes (see ``Reduced/rowPassOutput``).
+  /// by band as decoding goes, and then the column pass (see
+  /// ``Reduced/isResampled``).
   static func decode(
     _ bytes: UnsafeRawBufferPointer, fitting box: PixelSize, options: DecodeOptions, reducingGap: Double?,
     onlyNeededScans: Bool, kernel: ResamplingKernel? = nil
@@ -109,33 +107,35 @@ enum JPEGThumbnailDecoder {
     var extentY = Double(size.height) / Double(factorY)
     // Upright images whose kernel pass starts along rows run that pass on
     // each band as soon as it is reduced.
-    var rowPass: (weights: ResamplingWeights, output: PixelBuffer?)?
+    var reduced: PixelBuffer
+    var isResampled = false
     if let kernel, applied == .up, outW != target.width || extentX != Double(target.width),
       Resampler.runsRowsFirst(PixelSize(width: outW, height: outH), extentX: extentX, extentY: extentY, to: target)
     {
-      rowPass = (
-        ResamplingWeights(inputCount: outW, inputExtent: extentX, outputCount: target.width, kernel: kernel), nil
-      )
-    }
-    var reduced: PixelBuffer
-    if let weights = rowPass?.weights {
-      var inner: PixelBuffer?
-      let horizontal = try PixelBuffer(uninitializedWidth: target.width, height: outH, alpha: .premultiplied) {
-        (hOut: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-        inner = try PixelBuffer(uninitializedWidth: outW, height: outH, alpha: .premultiplied) {
-          (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-          try fused(
-            decompressor, geometry, into: out.baseAddress!, rowPassInto: hOut.baseAddress!, weights: weights)
-          return true
+      // Only a band of the reduced image exists at a time, and the row
+      // pass's output is reused scratch: fresh pages for each thumbnail's
+      // intermediate images cost more than the passes over them.
+      let rowWeights = ResamplingWeightsCache.weights(
+        inputCount: outW, inputExtent: extentX, outputCount: target.width, kernel: kernel)
+      let rowBytes = target.width * PixelBuffer.bytesPerPixel
+      reduced = try Resampler.scratch.withBuffer(holding: rowBytes * outH) {
+        (horizontal: UnsafeMutableRawPointer) throws(MagpieError) -> PixelBuffer in
+        try fused(decompressor, geometry, rowPassInto: horizontal, weights: rowWeights)
+        guard outH != target.height || extentY != Double(target.height) else {
+          return PixelBuffer(uninitializedWidth: target.width, height: outH, alpha: .premultiplied) { out in
+            out.copyMemory(from: UnsafeRawBufferPointer(start: horizontal, count: out.count))
+            return true
+          }
         }
-        return true
+        let columnWeights = ResamplingWeightsCache.weights(
+          inputCount: outH, inputExtent: extentY, outputCount: target.height, kernel: kernel)
+        return Resampler.convolveColumns(horizontal, width: target.width, stride: rowBytes, opaque: true, columnWeights)
       }
-      reduced = inner!
-      rowPass?.output = horizontal
+      isResampled = true
     } else {
       reduced = try PixelBuffer(uninitializedWidth: outW, height: outH, alpha: .premultiplied) {
         (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-        try geometry.read(decompressor, into: out.baseAddress!) { _ in }
+        try geometry.read(decompressor, into: out.baseAddress!) { _, _ in }
         return true
       }
     }
@@ -148,24 +148,26 @@ enum JPEGThumbnailDecoder {
     }
     return Reduced(
       scaledSize: upright, pixels: reduced, extentX: extentX, extentY: extentY, orientation: orientation,
-      isPartial: isPartial, rowPassOutput: rowPass?.output, color: color)
+      isPartial: isPartial, isResampled: isResampled, color: color)
   }
 
   /// Decodes and reduces band by band, running the kernel's row pass over
   /// each band while it is still in cache. (Running it on another core
   /// instead measured no faster at best and slower on a busy machine.)
   private static func fused(
-    _ decompressor: JPEGDecompressor, _ geometry: BandGeometry, into out: UnsafeMutableRawPointer,
-    rowPassInto horizontal: UnsafeMutableRawPointer, weights: ResamplingWeights
+    _ decompressor: JPEGDecompressor, _ geometry: BandGeometry, rowPassInto horizontal: UnsafeMutableRawPointer,
+    weights: ResamplingWeights
   ) throws(MagpieError) {
     let failure: MagpieError? = weights.pairs.withUnsafeBytes { pairs in
       weights.starts.withUnsafeBufferPointer { starts in
-        let pass = Resampler.RowPass(
-          source: out, sourceWidth: geometry.outputWidth, stride: geometry.outputWidth * 4, destination: horizontal,
-          width: weights.outputCount, pairCount: weights.pairCount, starts: starts.baseAddress!,
-          weights: pairs.baseAddress!)
         do throws(MagpieError) {
-          try geometry.read(decompressor, into: out) { rows in pass.run(rows, opaque: true) }
+          try geometry.read(decompressor, into: nil) { band, rows in
+            let pass = Resampler.RowPass(
+              source: band, sourceWidth: geometry.outputWidth, stride: geometry.outputWidth * 4,
+              destination: horizontal, width: weights.outputCount, pairCount: weights.pairCount,
+              starts: starts.baseAddress!, weights: pairs.baseAddress!, sourceFirstRow: rows.lowerBound)
+            pass.run(rows, opaque: true)
+          }
           return nil
         } catch {
           return error
@@ -185,25 +187,37 @@ enum JPEGThumbnailDecoder {
     let rowsPerBand: Int
     let outputWidth: Int
 
-    /// Reads every row from libjpeg, box-reducing band by band into `out`,
-    /// and reports each range of finished reduced rows.
+    /// Reads every row from libjpeg, box-reducing band by band, and reports
+    /// each range of finished reduced rows with where its first row lies:
+    /// in `out` (the whole reduced image) when there is one, else in a
+    /// band-sized buffer reused for every band.
     func read(
-      _ decompressor: JPEGDecompressor, into out: UnsafeMutableRawPointer, finished: (Range<Int>) -> Void
+      _ decompressor: JPEGDecompressor, into out: UnsafeMutableRawPointer?,
+      finished: (UnsafeRawPointer, Range<Int>) -> Void
     ) throws(MagpieError) {
       let rowBytes = size.width * PixelBuffer.bytesPerPixel
+      let outputRowBytes = outputWidth * PixelBuffer.bytesPerPixel
       if factorX == 1 && factorY == 1 {
         // Nothing to reduce: libjpeg writes the pixels where they go.
+        let band = out == nil ? UnsafeMutableRawPointer.allocate(byteCount: rowBytes * rowsPerBand, alignment: 16) : nil
+        defer { band?.deallocate() }
         var y = 0
         while y < size.height {
           let rows = min(rowsPerBand, size.height - y)
-          try decompressor.readRows(into: out + y * rowBytes, stride: rowBytes, count: rows)
-          finished(y..<(y + rows))
+          let target = band ?? out! + y * rowBytes
+          try decompressor.readRows(into: target, stride: rowBytes, count: rows)
+          finished(target, y..<(y + rows))
           y += rows
         }
         return
       }
       let band = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * rowsPerBand, alignment: 16)
       defer { band.deallocate() }
+      let reducedBand =
+        out == nil
+        ? UnsafeMutableRawPointer.allocate(byteCount: outputRowBytes * (rowsPerBand / factorY + 1), alignment: 16)
+        : nil
+      defer { reducedBand?.deallocate() }
       var y = 0
       var outRow = 0
       while y < size.height {
@@ -213,8 +227,9 @@ enum JPEGThumbnailDecoder {
         let reducer = Resampler.BoxBand(
           source: band, stride: rowBytes, width: size.width, height: rows, factorX: factorX, factorY: factorY,
           offsetX: offsetX, offsetY: y == 0 ? offsetY : 0)
-        reducer.reduce(0..<reducer.outputHeight, into: out + outRow * outputWidth * 4)
-        finished(outRow..<(outRow + reducer.outputHeight))
+        let target = reducedBand ?? out! + outRow * outputRowBytes
+        reducer.reduce(0..<reducer.outputHeight, into: target)
+        finished(target, outRow..<(outRow + reducer.outputHeight))
         outRow += reducer.outputHeight
         y += rows
       }

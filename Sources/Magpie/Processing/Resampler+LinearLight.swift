@@ -17,13 +17,13 @@ extension Resampler {
       extentY /= Double(factorY)
     }
     if width != size.width || extentX != Double(size.width) {
-      let weights = ResamplingWeights(
+      let weights = ResamplingWeightsCache.weights(
         inputCount: width, inputExtent: extentX, outputCount: size.width, kernel: kernel)
       values = convolveLinear(values, width: width, height: height, weights: weights, alongRows: true)
       width = size.width
     }
     if height != size.height || extentY != Double(size.height) {
-      let weights = ResamplingWeights(
+      let weights = ResamplingWeightsCache.weights(
         inputCount: height, inputExtent: extentY, outputCount: size.height, kernel: kernel)
       values = convolveLinear(values, width: width, height: height, weights: weights, alongRows: false)
       height = size.height

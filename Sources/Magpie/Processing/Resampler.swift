@@ -6,17 +6,18 @@
 /// still more than `reducingGap` times the target, then the kernel does the
 /// rest, so the cost tracks the output size rather than the input size.
 ///
-/// The 8-bit path works in 14-bit fixed point on Swift SIMD vectors, shaped
-/// so that LLVM emits SSE2's `pmaddwd` on the x86-64 baseline (packages
-/// cannot raise it with unsafe flags). Measured single-threaded on
-/// 1024×1024 → 512 with 13 taps (row pass / column pass, best of two
-/// runs on a busy machine): `Int32` weights 9.6 / 9.5 ms (`pmulld` is
-/// SSE4.1, so each product is emulated); `Float` 8.8 / 34 ms with bytes
-/// turned into floats by a bit trick (the standard library's generic `SIMD`
-/// conversions are scalarised: 55 / 72 ms); `Int16` weights one tap at a time
-/// 5.6 / 5.2 ms; `Int16` two taps per `pmaddwd`, which is what runs:
-/// 2.6 ms (rows spread into pairs of pixels first) / 3.4 ms. Rows are
-/// split across cores when an image is big enough.
+/// The 8-bit path works in 14-bit fixed point with `Int16` weights, two
+/// taps per `pmaddwd` (SSE2 on the x86-64 baseline; AVX2's 256-bit form
+/// where the processor has it, chosen at run time in `magpie_resample.c`,
+/// because packages cannot raise the baseline with unsafe flags). Measured
+/// earlier, in Swift SIMD, single-threaded on 1024×1024 → 512 with 13 taps
+/// (row pass / column pass): `Int32` weights 9.6 / 9.5 ms (`pmulld` is
+/// SSE4.1, so each product is emulated); `Float` 8.8 / 34 ms; `Int16` one
+/// tap at a time 5.6 / 5.2 ms; two taps per `pmaddwd` 2.6 / 3.4 ms. The C
+/// loops with AVX2 took a 1200x800 JPEG's 256 px thumbnail from 0.86x to
+/// 0.93x of libjpeg's own 1/4 decode (the column pass 2.4 times as fast,
+/// the row pass 1.1 times: its two lanes are gathered from two windows).
+/// Rows are split across cores when an image is big enough.
 ///
 /// Values are resampled in gamma-encoded sRGB by default, like Pillow and
 /// libvips (see ``ResamplingColorSpace`` for why, and for linear light).
@@ -25,6 +26,10 @@
 /// because the pixels are premultiplied, transparent neighbours never bleed
 /// dark fringes into edges.
 public enum Resampler {
+  /// Scratch memory for intermediate images that never leave a resample
+  /// (a JPEG thumbnail's row pass output): at most 8 MiB kept between uses.
+  static let scratch = BufferPool(retainedLimit: 8 << 20)
+
   /// `source` resized to exactly `size`.
   ///
   /// - Parameters:
@@ -95,13 +100,16 @@ public enum Resampler {
     let needsColumns = image.height != size.height || extentY != Double(size.height)
     let rows = { (image: PixelBuffer) in
       convolveRows(
-        image, ResamplingWeights(inputCount: image.width, inputExtent: extentX, outputCount: size.width, kernel: kernel)
+        image,
+        ResamplingWeightsCache.weights(
+          inputCount: image.width, inputExtent: extentX, outputCount: size.width, kernel: kernel)
       )
     }
     let columns = { (image: PixelBuffer) in
       convolveColumns(
         image,
-        ResamplingWeights(inputCount: image.height, inputExtent: extentY, outputCount: size.height, kernel: kernel))
+        ResamplingWeightsCache.weights(
+          inputCount: image.height, inputExtent: extentY, outputCount: size.height, kernel: kernel))
     }
     switch (needsRows, needsColumns) {
     case (true, true):

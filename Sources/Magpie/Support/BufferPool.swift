@@ -1,13 +1,15 @@
 import Foundation
 
-/// Reusable buffers for whole bodies (``CurlDataLoader/data(for:progress:)``),
-/// in power-of-two sizes from 64 KiB: a body handed out is a `Data` over a
+/// Reusable buffers in power-of-two sizes from 64 KiB, for memory that is
+/// needed again and again at similar sizes: whole bodies
+/// (``CurlDataLoader/data(for:progress:)``, handed out as a `Data` over a
 /// pooled buffer that comes back when the last copy of that `Data` is
-/// released. Fresh memory for every large body cost more than receiving it
-/// (a page fault per 4 KiB: 1 GB of 1 MB bodies took 0.29 CPU seconds
-/// against 0.08 with the memory kept). At most ``retainedLimit`` bytes of
-/// free buffers are kept; the rest are freed.
-final class BodyBufferPool: Sendable {
+/// released) and the resampler's scratch rows. Fresh memory each time cost
+/// more than the work it held (a page fault per 4 KiB: 1 GB of 1 MB bodies
+/// took 0.29 CPU seconds against 0.08 with the memory kept; a 256 px JPEG
+/// thumbnail spent a seventh of its time in the kernel). At most
+/// ``retainedLimit`` bytes of free buffers are kept; the rest are freed.
+final class BufferPool: Sendable {
   /// The smallest pooled buffer; smaller bodies are plain `Data`.
   static let smallestSize = 64 << 10
   /// The largest pooled buffer; larger bodies are plain `Data`.
@@ -52,6 +54,21 @@ final class BodyBufferPool: Sendable {
     }
     return reused.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
       ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+  }
+
+  /// Runs `body` with a buffer of at least `count` bytes, pooled when
+  /// `count` is in the pooled range, and takes the buffer back after.
+  func withBuffer<R, E: Error>(
+    holding count: Int, _ body: (UnsafeMutableRawPointer) throws(E) -> R
+  ) throws(E) -> R {
+    guard let size = Self.size(holding: count) else {
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+      defer { buffer.deallocate() }
+      return try body(buffer)
+    }
+    let buffer = take(size: size)
+    defer { give(back: buffer, size: size) }
+    return try body(buffer)
   }
 
   /// The first `count` bytes of `buffer` (from ``take(size:)``) as a `Data`

@@ -3,20 +3,20 @@ import Testing
 
 @testable import Magpie
 
-/// ``BodyBufferPool`` and ``CollectedBody``: whole bodies in reused
+/// ``BufferPool`` and ``CollectedBody``: whole bodies in reused
 /// buffers, given back when the last `Data` over one is released.
-struct BodyBufferPoolTests {
+struct BufferPoolTests {
   @Test func sizesArePowersOfTwoInThePooledRange() {
-    #expect(BodyBufferPool.size(holding: 1000) == nil)
-    #expect(BodyBufferPool.size(holding: 32 << 10) == 64 << 10)
-    #expect(BodyBufferPool.size(holding: 64 << 10) == 64 << 10)
-    #expect(BodyBufferPool.size(holding: (64 << 10) + 1) == 128 << 10)
-    #expect(BodyBufferPool.size(holding: 1_100_000) == 2 << 20)
-    #expect(BodyBufferPool.size(holding: (64 << 20) + 1) == nil)
+    #expect(BufferPool.size(holding: 1000) == nil)
+    #expect(BufferPool.size(holding: 32 << 10) == 64 << 10)
+    #expect(BufferPool.size(holding: 64 << 10) == 64 << 10)
+    #expect(BufferPool.size(holding: (64 << 10) + 1) == 128 << 10)
+    #expect(BufferPool.size(holding: 1_100_000) == 2 << 20)
+    #expect(BufferPool.size(holding: (64 << 20) + 1) == nil)
   }
 
   @Test func aReleasedBodyGivesItsBufferBackForTheNext() {
-    let pool = BodyBufferPool(retainedLimit: 4 << 20)
+    let pool = BufferPool(retainedLimit: 4 << 20)
     var body = CollectedBody(pool: pool)
     body.reserve(100_000)
     let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
@@ -34,7 +34,7 @@ struct BodyBufferPoolTests {
   }
 
   @Test func aBodyOverItsAnnouncedSizeMovesToPlainData() {
-    let pool = BodyBufferPool()
+    let pool = BufferPool()
     var body = CollectedBody(pool: pool)
     body.reserve(40_000)
     let bytes = [UInt8](repeating: 7, count: 70_000)
@@ -44,7 +44,7 @@ struct BodyBufferPoolTests {
   }
 
   @Test func freeBuffersPastTheLimitAreFreed() {
-    let pool = BodyBufferPool(retainedLimit: 128 << 10)
+    let pool = BufferPool(retainedLimit: 128 << 10)
     let first = pool.take(size: 64 << 10)
     let second = pool.take(size: 64 << 10)
     let third = pool.take(size: 64 << 10)
@@ -58,7 +58,7 @@ struct BodyBufferPoolTests {
   }
 
   @Test func aDiscardedBodyGivesItsBufferBack() {
-    let pool = BodyBufferPool()
+    let pool = BufferPool()
     var body = CollectedBody(pool: pool)
     body.reserve(200_000)
     [UInt8](repeating: 1, count: 1000).withUnsafeBytes { body.append($0) }
