@@ -30,36 +30,43 @@ import Testing
     return [min(clamped[0], clamped[3]), min(clamped[1], clamped[3]), min(clamped[2], clamped[3]), clamped[3]]
   }
 
+  /// One output pixel written out tap by tap: `pixel(k)` is tap k's source
+  /// pixel and `weight(k)` its fixed-point weight.
+  private func byHand(
+    taps: Int, opaque: Bool, pixel: (Int) -> SIMD4<UInt8>, weight: (Int) -> Int16
+  ) -> [UInt8] {
+    var sums = [Int32](repeating: 1 << 13, count: 4)
+    for k in 0..<taps {
+      let p = pixel(k)
+      for c in 0..<4 { sums[c] += Int32(p[c]) * Int32(weight(k)) }
+    }
+    return opaque ? sums.map { UInt8(min(max(Int($0 >> 14), 0), 255)) } : settle(sums)
+  }
+
   /// The row pass written out tap by tap.
   private func rowsByHand(_ source: PixelBuffer, _ weights: ResamplingWeights) -> [UInt8] {
-    var out = [UInt8]()
-    for y in 0..<source.height {
-      for x in 0..<weights.outputCount {
-        var sums = [Int32](repeating: 1 << 13, count: 4)
-        for k in 0..<weights.taps {
-          let pixel = source[weights.starts[x] + k, y]
-          for c in 0..<4 { sums[c] += Int32(pixel[c]) * Int32(weights.fixed[x * weights.taps + k]) }
+    (0..<source.height).flatMap { y in
+      (0..<weights.outputCount).flatMap { x in
+        byHand(taps: weights.taps, opaque: source.isOpaque) {
+          source[weights.starts[x] + $0, y]
+        } weight: {
+          weights.fixed[x * weights.taps + $0]
         }
-        out += source.isOpaque ? sums.map { UInt8(min(max(Int($0 >> 14), 0), 255)) } : settle(sums)
       }
     }
-    return out
   }
 
   /// The column pass written out tap by tap.
   private func columnsByHand(_ source: PixelBuffer, _ weights: ResamplingWeights) -> [UInt8] {
-    var out = [UInt8]()
-    for y in 0..<weights.outputCount {
-      for x in 0..<source.width {
-        var sums = [Int32](repeating: 1 << 13, count: 4)
-        for k in 0..<weights.taps {
-          let pixel = source[x, weights.starts[y] + k]
-          for c in 0..<4 { sums[c] += Int32(pixel[c]) * Int32(weights.fixed[y * weights.taps + k]) }
+    (0..<weights.outputCount).flatMap { y in
+      (0..<source.width).flatMap { x in
+        byHand(taps: weights.taps, opaque: source.isOpaque) {
+          source[x, weights.starts[y] + $0]
+        } weight: {
+          weights.fixed[y * weights.taps + $0]
         }
-        out += source.isOpaque ? sums.map { UInt8(min(max(Int($0 >> 14), 0), 255)) } : settle(sums)
       }
     }
-    return out
   }
 
   /// How many bytes differ (every byte when the lengths do).
