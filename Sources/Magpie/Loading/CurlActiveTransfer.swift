@@ -136,7 +136,7 @@ final class CurlActiveTransfer {
       }
     }
     guard !pending.isEmpty else { return }
-    transfer.yield(pending)
+    transfer.continuation.yield(pending)
     pending.removeAll(keepingCapacity: true)
   }
 

@@ -42,7 +42,7 @@ public final class CurlDataLoader: DataLoading {
   /// Starts loading `request`; see ``DataLoading``.
   public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
-    let transfer = CurlTransfer(configuration: configuration, delivery: .stream(continuation))
+    let transfer = CurlTransfer(configuration: configuration, continuation: continuation)
     let reader = CurlEventReader(events)
     // The public stream reads the raw one: dropping it drops the raw
     // stream's iterator, which cancels the transfer like a cancelled task.
@@ -54,47 +54,17 @@ public final class CurlDataLoader: DataLoading {
   /// Loads `request`'s whole body; see ``DataLoading/data(for:progress:)``.
   /// The libcurl thread writes the body straight into one buffer (reserved
   /// from Content-Length) and wakes the caller at the end, and for
-  /// `progress` at most every 50 ms on the way. Without `progress` it
-  /// resumes the caller once, at the end, with no stream between them.
+  /// `progress` at most every 50 ms on the way.
   public func data(
     for request: URLRequest, progress: ((_ received: Int64, _ expected: Int64?) -> Void)?
   ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
-    guard progress != nil else { return try await wholeBody(for: request) }
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
     let transfer = CurlTransfer(
-      configuration: configuration, delivery: .stream(continuation), collectsBody: true, reportsProgress: true)
+      configuration: configuration, continuation: continuation, collectsBody: true,
+      reportsProgress: progress != nil)
     begin(request, transfer)
     return try await DataLoadingEvents.collect(
       CurlEventReader(events).next, onData: DataLoadingEvents.reporting(progress))
-  }
-
-  /// ``data(for:progress:)`` without progress: one resumption at the end.
-  private func wholeBody(for request: URLRequest) async throws(MagpieError) -> (Data, HTTPURLResponse) {
-    let delivery = CurlWholeBodyDelivery()
-    let transfer = CurlTransfer(configuration: configuration, delivery: .whole(delivery), collectsBody: true)
-    let driver = driver
-    let events: [CurlEvent]
-    do {
-      events = try await withTaskCancellationHandler {
-        try await withUnsafeThrowingContinuation { continuation in
-          delivery.wait(continuation)
-          begin(request, transfer)
-        }
-      } onCancel: {
-        transfer.cancel()
-        driver?.send(.cancel(transfer.id))
-      }
-    } catch let error as MagpieError {
-      throw error
-    } catch {
-      throw MagpieError(.network, "\(error)", underlying: error)
-    }
-    var position = 0
-    return try await DataLoadingEvents.collect {
-      guard position < events.count else { return nil }
-      defer { position += 1 }
-      return events[position].dataLoadingEvent
-    }
   }
 
   /// Hands `transfer` to the libcurl thread once `request` is prepared.
@@ -103,12 +73,10 @@ public final class CurlDataLoader: DataLoading {
       transfer.finish(MagpieError(.network, "libcurl could not start"))
       return
     }
-    if case .stream(let continuation) = transfer.delivery {
-      continuation.onTermination = { termination in
-        if case .cancelled = termination {
-          transfer.cancel()
-          driver.send(.cancel(transfer.id))
-        }
+    transfer.continuation.onTermination = { termination in
+      if case .cancelled = termination {
+        transfer.cancel()
+        driver.send(.cancel(transfer.id))
       }
     }
     if let prepared = RequestPreparation.prepareSynchronously(request, configuration: configuration) {

@@ -41,7 +41,7 @@ final class CurlLoop {
       if now >= earliestDeadline { expireDeadlines(now: now) }
       for active in unflushed { active.flush() }
       unflushed.removeAll(keepingCapacity: true)
-      if driver.beginPoll() { _ = curl_multi_poll(multi, nil, 0, pollTimeout(now: now), nil) }
+      _ = curl_multi_poll(multi, nil, 0, pollTimeout(now: now), nil)
     }
     shutDown()
   }

@@ -21,10 +21,6 @@ final class CurlMultiDriver: Sendable {
     var commands: [Command] = []
     var stopping = false
     var exited = false
-    /// The thread is in (or about to enter) `curl_multi_poll`; only then
-    /// does a command need a wakeup, at most one per poll.
-    var polling = false
-    var woken = false
   }
 
   private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
@@ -52,15 +48,10 @@ final class CurlMultiDriver: Sendable {
     inbox.withLock { inbox in
       guard !inbox.stopping else { return false }
       inbox.commands.append(command)
-      // A thread that is not polling takes the command before it next
-      // polls (``beginPoll()``): waking it would only make that poll
-      // return at once. Writing the wakeup cost both threads a system call
-      // per request. Under the lock: the thread cleans the handle up only
-      // after it marked itself exited under this lock.
-      if inbox.polling && !inbox.woken {
-        inbox.woken = true
-        _ = curl_multi_wakeup(multi.value)
-      }
+      // One wakeup per batch: the thread takes all commands at once. Under
+      // the lock: the thread cleans the handle up only after it marked
+      // itself exited under this lock.
+      if inbox.commands.count == 1 { _ = curl_multi_wakeup(multi.value) }
       return true
     }
   }
@@ -73,23 +64,10 @@ final class CurlMultiDriver: Sendable {
     }
   }
 
-  /// The thread's side, before it polls: whether to poll now (`false`
-  /// when commands came in since it took them, or it should stop). After
-  /// `true`, commands sent wake the poll.
-  func beginPoll() -> Bool {
-    inbox.withLock { inbox in
-      guard inbox.commands.isEmpty && !inbox.stopping else { return false }
-      inbox.polling = true
-      inbox.woken = false
-      return true
-    }
-  }
-
   /// The thread's side: the commands posted since the last call, and
-  /// whether to stop. Ends a poll that ``beginPoll()`` began.
+  /// whether to stop.
   func takeCommands() -> (commands: [Command], stopping: Bool) {
     inbox.withLock { inbox in
-      inbox.polling = false
       defer { inbox.commands = [] }
       return (inbox.commands, inbox.stopping)
     }

@@ -6,27 +6,17 @@ import Synchronization
 #endif
 
 /// What a ``CurlDataLoader`` load shares between the consumer's side (the
-/// stream or the waiting task, cancellation) and the loader's libcurl
-/// thread, which does all the work and alone ends the load once it has
-/// been handed to it.
+/// stream, cancellation) and the loader's libcurl thread, which does all
+/// the work and alone ends the stream once the load has been handed to it.
 final class CurlTransfer: Sendable {
   typealias Continuation = AsyncThrowingStream<[CurlEvent], any Error>.Continuation
-
-  /// Where events go.
-  enum Delivery: Sendable {
-    /// To a stream (``CurlDataLoader/load(_:)``, or a whole body with
-    /// progress reports).
-    case stream(Continuation)
-    /// Gathered and handed over at the end (a whole body, no progress).
-    case whole(CurlWholeBodyDelivery)
-  }
 
   private static let identifiers = Atomic<Int>(0)
 
   /// Unique among the loads of this process.
   let id: Int
-  /// Where events go.
-  let delivery: Delivery
+  /// The stream's producer end.
+  let continuation: Continuation
   /// The loader's settings.
   let configuration: DataLoaderConfiguration
   /// Whether the libcurl thread collects the whole body and yields once,
@@ -40,12 +30,12 @@ final class CurlTransfer: Sendable {
   private let preparation = Lock<Task<Void, Never>?>(nil)
 
   init(
-    configuration: DataLoaderConfiguration, delivery: Delivery, collectsBody: Bool = false,
+    configuration: DataLoaderConfiguration, continuation: Continuation, collectsBody: Bool = false,
     reportsProgress: Bool = false
   ) {
     id = Self.identifiers.add(1, ordering: .relaxed).newValue
     self.configuration = configuration
-    self.delivery = delivery
+    self.continuation = continuation
     self.collectsBody = collectsBody
     self.reportsProgress = reportsProgress
   }
@@ -65,21 +55,8 @@ final class CurlTransfer: Sendable {
     if isCancelled { task.cancel() }
   }
 
-  /// Hands `events` on (libcurl thread).
-  func yield(_ events: [CurlEvent]) {
-    switch delivery {
-    case .stream(let continuation): continuation.yield(events)
-    case .whole(let whole): whole.append(events)
-    }
-  }
-
-  /// Ends the load: cleanly when `error` is `nil`.
+  /// Ends the stream: cleanly when `error` is `nil`.
   func finish(_ error: MagpieError?) {
-    switch delivery {
-    case .stream(let continuation):
-      if let error { continuation.finish(throwing: error) } else { continuation.finish() }
-    case .whole(let whole):
-      whole.finish(error)
-    }
+    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
   }
 }
