@@ -29,9 +29,7 @@ extension Resampler {
               destination: out.baseAddress!, width: width, pairCount: weights.pairCount,
               starts: starts.baseAddress!, weights: pairs.baseAddress!, premultiplies: premultiplies)
             RowParallelism.run(height, costPerRow: width * weights.taps + source.width) { rows in
-              // Two copies of the loop: the opaque one skips the clamp to
-              // alpha (alpha is 255 throughout).
-              if opaque { pass.run(rows, opaque: true) } else { pass.run(rows, opaque: false) }
+              pass.run(rows, opaque: opaque)
             }
           }
         }
@@ -63,9 +61,7 @@ extension Resampler {
           let pass = ColumnPass(
             source: source, stride: stride, destination: out.baseAddress!, rowBytes: width * 4, taps: weights.taps,
             starts: starts.baseAddress!, weights: fixed.baseAddress!)
-          RowParallelism.run(height, costPerRow: width * weights.taps) { rows in
-            if opaque { pass.run(rows, opaque: true) } else { pass.run(rows, opaque: false) }
-          }
+          RowParallelism.run(height, costPerRow: width * weights.taps) { rows in pass.run(rows, opaque: opaque) }
         }
       }
       return opaque

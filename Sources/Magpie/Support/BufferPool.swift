@@ -10,9 +10,9 @@ import Foundation
 /// thumbnail spent a seventh of its time in the kernel). At most
 /// ``retainedLimit`` bytes of free buffers are kept; the rest are freed.
 final class BufferPool: Sendable {
-  /// The smallest pooled buffer; smaller bodies are plain `Data`.
+  /// The smallest pooled buffer; smaller needs get plain memory.
   static let smallestSize = 64 << 10
-  /// The largest pooled buffer; larger bodies are plain `Data`.
+  /// The largest pooled buffer; larger needs get plain memory.
   static let largestSize = 64 << 20
 
   /// Free bytes kept at most.
