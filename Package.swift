@@ -142,7 +142,7 @@ let package = Package(
       dependencies: ["Magpie"] + optionalModules),
     .testTarget(
       name: "MagpieTests",
-      dependencies: ["Magpie", "CMagpieCodecs", "MagpieFuzzHarnesses"] + optionalModules,
+      dependencies: ["Magpie", "CMagpieCodecs", "CDeflate", "MagpieFuzzHarnesses"] + optionalModules,
       exclude: ["Fixtures"]),
   ] + optionalCoders.flatMap(\.targets) + fuzzTargets
 )

@@ -351,6 +351,21 @@ mp_png_status mp_png_encode_rgba(
     const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int drop_alpha, int level,
     uint8_t **out, size_t *out_size, char *message, size_t message_size) {
   if (message != NULL && message_size > 0) message[0] = '\0';
+  if (width == 0 || height == 0 || !mp_png_encodes_whole(width, height, drop_alpha)) {
+    return mp_png_encode_streamed(pixels, width, height, stride, drop_alpha, level, out, out_size, message,
+                                  message_size);
+  }
+  mp_png_status status = mp_png_encode_whole(pixels, width, height, stride, drop_alpha, level, out, out_size);
+  if (status == MP_PNG_INVALID_ARGUMENT && message != NULL && message_size > 0) {
+    snprintf(message, message_size, "invalid encoder arguments");
+  }
+  return status;
+}
+
+mp_png_status mp_png_encode_streamed(
+    const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int drop_alpha, int level,
+    uint8_t **out, size_t *out_size, char *message, size_t message_size) {
+  if (message != NULL && message_size > 0) message[0] = '\0';
   if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
       width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX || stride < (size_t)width * 4 || level < 0 || level > 9) {
     if (message != NULL && message_size > 0) snprintf(message, message_size, "invalid encoder arguments");

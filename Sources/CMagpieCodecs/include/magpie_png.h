@@ -88,12 +88,32 @@ void mp_png_reader_destroy(mp_png_reader *reader);
 /// Encodes straight-alpha pixels as an 8-bit PNG in memory.
 ///
 /// `pixels` is RGBA8, `stride` bytes a row. With `drop_alpha` set the alpha
-/// bytes are skipped and an RGB PNG is written. `level` is the zlib level,
-/// 0-9. On success `*out` holds `*out_size` bytes to release with
+/// bytes are skipped and an RGB PNG is written. `level` is the deflate
+/// level, 0-9. On success `*out` holds `*out_size` bytes to release with
 /// mp_png_free; on failure `message` (of `message_size` bytes) says why.
+/// Images whose filtered rows fit 64 MiB go through mp_png_encode_whole,
+/// larger ones through mp_png_encode_streamed.
 mp_png_status mp_png_encode_rgba(
     const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int drop_alpha, int level,
     uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
+/// mp_png_encode_rgba through libpng and zlib, a few rows at a time: memory
+/// stays flat whatever the image's size.
+mp_png_status mp_png_encode_streamed(
+    const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int drop_alpha, int level,
+    uint8_t **out, size_t *out_size, char *message, size_t message_size);
+
+/// mp_png_encode_rgba with every filtered row in one buffer, deflated by
+/// libdeflate in one call (faster than zlib at every level, and smaller).
+/// Rows are filtered by the PNG specification's heuristic (each row's
+/// filter the one whose bytes sum smallest as signed values).
+/// MP_PNG_INVALID_ARGUMENT where mp_png_encodes_whole says no.
+mp_png_status mp_png_encode_whole(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                                  int drop_alpha, int level, uint8_t **out, size_t *out_size);
+
+/// Whether mp_png_encode_whole takes a `width` x `height` image: its
+/// filtered rows fit 64 MiB.
+int mp_png_encodes_whole(uint32_t width, uint32_t height, int drop_alpha);
 
 /// Releases a buffer returned by mp_png_encode_rgba.
 void mp_png_free(void *buffer);
