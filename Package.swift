@@ -23,6 +23,29 @@ func builds(_ key: String, header: String) -> Bool {
     && (["/usr/include/"] + multiarch).contains { FileManager.default.fileExists(atPath: $0 + header) }
 }
 
+/// The soname the -dev package's `lib<name>.so` link points to (e.g.
+/// libavif.so.15), which the coder's loader opens at run time; nil where
+/// the link is missing, and the loader tries `lib<name>.so` alone.
+func soname(_ name: String) -> String? {
+  let folders =
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? [])
+    .filter { $0.hasSuffix("-linux-gnu") }.map { "/usr/lib/\($0)" } + ["/usr/lib", "/usr/local/lib"]
+  for folder in folders {
+    if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/lib\(name).so") {
+      return (target as NSString).lastPathComponent
+    }
+  }
+  return nil
+}
+
+/// The C target that opens an optional coder's library on first use (see
+/// magpie_lazy.h): `name`, built against the soname of `library`.
+func loader(_ name: String, library: String, define: String) -> Target {
+  .target(
+    name: name, dependencies: ["CMagpieCodecs"],
+    cSettings: soname(library).map { [.define(define, to: "\"\($0)\"")] } ?? [])
+}
+
 /// One optional coder: its key, the header that says its library is there,
 /// its Swift module, and that module's targets.
 struct OptionalCoder {
@@ -37,28 +60,35 @@ let optionalCoders: [OptionalCoder] = [
   OptionalCoder(
     key: "avif", header: "avif/avif.h", module: "MagpieAVIF",
     targets: [
-      // No pkgConfig: libavif.pc's -DAVIF_DLL is a flag SwiftPM prohibits
-      // (a warning on every build); the header is in /usr/include anyway.
+      // Headers only: CAVIFLoader opens libavif on first use. No pkgConfig:
+      // libavif.pc's -DAVIF_DLL is a flag SwiftPM prohibits (a warning on
+      // every build); the header is in /usr/include anyway.
       .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
-      .target(name: "MagpieAVIF", dependencies: ["Magpie", "CAVIF"]),
+      loader("CAVIFLoader", library: "avif", define: "MP_AVIF_SONAME"),
+      .target(name: "MagpieAVIF", dependencies: ["Magpie", "CAVIF", "CAVIFLoader"]),
     ]),
   // HEIC through libheif (Debian libheif-dev; HEVC through libde265).
   OptionalCoder(
     key: "heif", header: "libheif/heif.h", module: "MagpieHEIF",
     targets: [
-      .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-      .target(name: "MagpieHEIF", dependencies: ["Magpie", "CHEIF"]),
+      // Headers only (no pkg-config, whose -lheif would link it; the
+      // multiarch include folder is searched anyway): CHEIFLoader opens
+      // libheif on first use.
+      .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+      loader("CHEIFLoader", library: "heif", define: "MP_HEIF_SONAME"),
+      .target(name: "MagpieHEIF", dependencies: ["Magpie", "CHEIF", "CHEIFLoader"]),
     ]),
   // JPEG XL through libjxl (Debian libjxl-dev 0.7), decoding on the calling
   // thread (no libjxl_threads runner: decodes already run side by side).
   // Not through pkg-config: libjxl.pc's cflags carry -DHWY_SHARED_DEFINE,
   // a flag SwiftPM prohibits and warns about; the header is in
-  // /usr/include and the module map links libjxl.
+  // /usr/include, and CJXLLoader opens libjxl on first use.
   OptionalCoder(
     key: "jxl", header: "jxl/decode.h", module: "MagpieJXL",
     targets: [
       .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
-      .target(name: "MagpieJXL", dependencies: ["Magpie", "CJXL"]),
+      loader("CJXLLoader", library: "jxl", define: "MP_JXL_SONAME"),
+      .target(name: "MagpieJXL", dependencies: ["Magpie", "CJXL", "CJXLLoader"]),
     ]),
   // Not a coder: the shared cache tier on Redis through hiredis (Debian
   // libhiredis-dev), a product of its own so that only servers that use it

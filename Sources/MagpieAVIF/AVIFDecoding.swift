@@ -1,4 +1,5 @@
 import CAVIF
+import CAVIFLoader
 import Foundation
 import Magpie
 
@@ -24,6 +25,10 @@ final class AVIFDecoding {
   /// `checksCodedSize` (for decoding; `info` reads the container alone),
   /// a declared size larger than the AV1 data codes is refused too.
   init(data: Data, maxPixelCount: Int, checksCodedSize: Bool = true) throws(MagpieError) {
+    guard mp_avif_library_open() != 0 else {
+      throw MagpieError(
+        .unsupportedFormat, "avif: libavif could not be loaded: \(String(cString: mp_avif_library_error()))")
+    }
     guard let decoder = avifDecoderCreate() else {
       throw MagpieError(.imageTooLarge, "libavif could not create a decoder")
     }

@@ -1,4 +1,5 @@
 import CAVIF
+import CAVIFLoader
 import Foundation
 import Magpie
 
@@ -28,6 +29,10 @@ enum AVIFEncoder {
     let hasAlpha = zip(frames, straight).contains { frame, bytes in
       !frame.pixels.isOpaque
         && bytes.withUnsafeBufferPointer { b in stride(from: 3, to: b.count, by: 4).contains { b[$0] != 255 } }
+    }
+    guard mp_avif_library_open() != 0 else {
+      throw MagpieError(
+        .encodingFailed, "avif: libavif could not be loaded: \(String(cString: mp_avif_library_error()))")
     }
     guard let encoder = avifEncoderCreate() else { throw MagpieError(.encodingFailed, "libavif made no encoder") }
     defer { avifEncoderDestroy(encoder) }

@@ -1,4 +1,5 @@
 import CHEIF
+import CHEIFLoader
 import Foundation
 import Magpie
 
@@ -21,6 +22,10 @@ final class HEIFFile {
     var result: Result<R, MagpieError>?
     data.withUnsafeBytes { bytes in
       result = Result { () throws(MagpieError) -> R in
+        guard mp_heif_library_open() != 0 else {
+          let why = String(cString: mp_heif_library_error())
+          throw MagpieError(.unsupportedFormat, "heic: libheif could not be loaded: \(why)")
+        }
         guard HEIFLibrary.isInitialized else {
           throw MagpieError(.unsupportedFormat, "heic: libheif failed to initialise its decoders")
         }

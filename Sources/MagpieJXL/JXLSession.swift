@@ -1,4 +1,5 @@
 import CJXL
+import CJXLLoader
 import Foundation
 import Magpie
 
@@ -21,6 +22,10 @@ final class JXLSession {
   /// A decoder over a copy of `data` reporting `events` (`JXL_DEC_*` bits);
   /// `keepsOrientation` leaves pixels as stored.
   init(_ data: Data, events: [JxlDecoderStatus], keepsOrientation: Bool = false) throws(MagpieError) {
+    guard mp_jxl_library_open() != 0 else {
+      throw MagpieError(
+        .unsupportedFormat, "jxl: libjxl could not be loaded: \(String(cString: mp_jxl_library_error()))")
+    }
     guard let decoder = JxlDecoderCreate(nil) else {
       throw MagpieError(.corruptData, "jxl: libjxl could not create a decoder")
     }

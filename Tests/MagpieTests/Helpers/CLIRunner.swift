@@ -20,10 +20,16 @@ struct CLIRunner {
     return TestPaths.repositoryRoot.appendingPathComponent(".build/debug/magpie")
   }
 
-  /// Runs `magpie` with `arguments`; with `measuringMemory`, under
-  /// `/usr/bin/time -v` to read the peak resident set size.
-  static func run(_ arguments: [String], measuringMemory: Bool = false, stdin: Data? = nil) throws -> Result {
+  /// Runs `magpie` with `arguments`, with `environment` added to this
+  /// process's; with `measuringMemory`, under `/usr/bin/time -v` to read
+  /// the peak resident set size.
+  static func run(
+    _ arguments: [String], measuringMemory: Bool = false, stdin: Data? = nil, environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if measuringMemory {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
       process.arguments = ["-v", executable.path] + arguments

@@ -1,0 +1,87 @@
+import CMagpieCodecs
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The optional coders' libraries are opened on first use, not at start-up:
+/// a run that meets no AVIF, HEIC or JPEG XL image never maps them (the
+/// dynamic loader's own log, LD_DEBUG=files, says which it opened), one that
+/// does opens just the library it needs, and a library that cannot be
+/// opened is reported, not crashed on.
+@Suite struct LazyCoderLibraryTests {
+  /// The libraries `magpie arguments` opened, by file name, as ld.so logs
+  /// them (at start-up or through dlopen).
+  static func openedLibraries(_ arguments: [String]) throws -> [String] {
+    let result = try CLIRunner.run(arguments, environment: ["LD_DEBUG": "files"])
+    #expect(result.status == 0, "\(result.stderr.suffix(300))")
+    return result.stderr.split(separator: "\n").compactMap { line in
+      guard let range = line.range(of: "file=") else { return nil }
+      return String(line[range.upperBound...].prefix { $0 != " " && $0 != "[" })
+    }
+  }
+
+  static func opens(_ libraries: [String], _ prefix: String) -> Bool {
+    libraries.contains { $0.hasPrefix(prefix) }
+  }
+
+  @Test func aPNGRunOpensNoOptionalCoderLibrary() throws {
+    let libraries = try Self.openedLibraries([
+      "info", TestPaths.fixtures.appendingPathComponent("png/exif_after_idat.png").path,
+    ])
+    // The run did open the core's libraries, so the log is being read.
+    #expect(Self.opens(libraries, "libpng16.so"))
+    for name in ["libavif.so", "libheif.so", "libjxl.so", "libdav1d.so", "libde265.so", "libhwy.so"] {
+      #expect(!Self.opens(libraries, name), "\(name) was opened")
+    }
+  }
+
+  #if canImport(MagpieAVIF) && canImport(MagpieHEIF) && canImport(MagpieJXL)
+    @Test(arguments: [
+      ("avif/alpha_d10_420.avif", "libavif.so"), ("heif/8bit.heic", "libheif.so"), ("jxl/alpha.jxl", "libjxl.so"),
+    ])
+    func eachFormatOpensItsOwnLibraryOnly(fixture: String, library: String) throws {
+      let path = TestPaths.fixtures.appendingPathComponent(fixture)
+      let libraries = try Self.openedLibraries(["info", path.path])
+      #expect(Self.opens(libraries, library))
+      for other in ["libavif.so", "libheif.so", "libjxl.so"] where other != library {
+        #expect(!Self.opens(libraries, other), "\(other) was opened for \(fixture)")
+      }
+    }
+  #endif
+
+  /// A loader over `names`, its lock initialised as PTHREAD_MUTEX_INITIALIZER would.
+  static func withLibrary<R>(_ names: [String], _ body: (UnsafeMutablePointer<mp_lazy_library>) -> R) -> R {
+    let strings = names.map { strdup($0) }
+    defer { strings.forEach { free($0) } }
+    let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count + 1)
+    defer { list.deallocate() }
+    for (index, string) in strings.enumerated() { list[index] = UnsafePointer(string) }
+    list[names.count] = nil
+    let library = UnsafeMutablePointer<mp_lazy_library>.allocate(capacity: 1)
+    defer { library.deallocate() }
+    memset(library, 0, MemoryLayout<mp_lazy_library>.size)
+    library.pointee.names = UnsafePointer(list)
+    pthread_mutex_init(&library.pointee.lock, nil)
+    defer { pthread_mutex_destroy(&library.pointee.lock) }
+    return body(library)
+  }
+
+  @Test func aMissingLibraryOrSymbolIsReportedNotCrashedOn() {
+    Self.withLibrary(["libmagpie-missing.so.1"]) { library in
+      #expect(mp_lazy_open(library) == 0)
+      #expect(mp_lazy_symbol(library, "anything") == nil)
+      #expect(String(cString: mp_lazy_error(library)).contains("libmagpie-missing.so.1"))
+    }
+    // The first name that opens wins; a symbol it lacks is named.
+    Self.withLibrary(["libmagpie-missing.so.1", "libz.so.1"]) { library in
+      #expect(mp_lazy_open(library) == 1)
+      #expect(String(cString: mp_lazy_error(library)).isEmpty)
+      #expect(mp_lazy_symbol(library, "zlibVersion") != nil)
+      #expect(mp_lazy_symbol(library, "no_such_function") == nil)
+      #expect(String(cString: mp_lazy_error(library)).contains("no_such_function"))
+    }
+  }
+}
