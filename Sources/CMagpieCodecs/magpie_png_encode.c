@@ -1,4 +1,5 @@
 #include "magpie_png.h"
+#include "magpie_png_fast.h"
 
 #include <libdeflate.h>
 #include <stddef.h>
@@ -44,16 +45,6 @@ static size_t mp_put_chunk(uint8_t *out, const char type[4], const uint8_t *data
   if (data != out + 8 && length > 0) memmove(out + 8, data, length);
   mp_put_be32(out + 8 + length, libdeflate_crc32(0, out + 4, length + 4));
   return length + 12;
-}
-
-static uint8_t mp_paeth_predict(int a, int b, int c) {
-  const int p = b - c;
-  const int q = a - c;
-  const int pa = p < 0 ? -p : p;
-  const int pb = q < 0 ? -q : q;
-  const int pc = p + q < 0 ? -(p + q) : p + q;
-  if (pa <= pb && pa <= pc) return (uint8_t)a;
-  return pb <= pc ? (uint8_t)b : (uint8_t)c;
 }
 
 // A filtered byte's weight in the spec's heuristic: its distance from zero
@@ -117,7 +108,7 @@ static void mp_filter_row(const uint8_t *row, const uint8_t *prior, size_t count
     sub[i] = (uint8_t)(x - a);
     up[i] = (uint8_t)(x - b);
     average[i] = (uint8_t)(x - ((a + b) >> 1));
-    paeth[i] = (uint8_t)(x - mp_paeth_predict(a, b, c));
+    paeth[i] = (uint8_t)(x - mp_png_paeth(a, b, c));
     sums[0] += mp_weight((uint8_t)x);
     sums[1] += mp_weight(sub[i]);
     sums[2] += mp_weight(up[i]);

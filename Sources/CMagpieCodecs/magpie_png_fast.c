@@ -51,7 +51,7 @@ static uint32_t mp_be32(const uint8_t *p) {
 // row). Nothing outside those rows is read or written: three-byte pixels are
 // loaded four bytes at a time only where a fourth byte of the row follows.
 
-static uint8_t mp_paeth(int a, int b, int c) {
+uint8_t mp_png_paeth(int a, int b, int c) {
   // p = a + b - c; the neighbour nearest p wins, ties to a, then b.
   const int p = b - c;
   const int q = a - c;
@@ -89,7 +89,7 @@ static void mp_unfilter_paeth_scalar(
     int c = 0;
     for (; i < count; i++) {
       const int b = prior[i];
-      a = (in[i] + mp_paeth(a, b, c)) & 0xFF;
+      a = (in[i] + mp_png_paeth(a, b, c)) & 0xFF;
       out[i] = (uint8_t)a;
       c = b;
     }
@@ -97,7 +97,7 @@ static void mp_unfilter_paeth_scalar(
   }
   // With no left neighbour a = c = 0 and Paeth predicts b.
   for (; i < bpp && i < count; i++) out[i] = (uint8_t)(in[i] + prior[i]);
-  for (; i < count; i++) out[i] = (uint8_t)(in[i] + mp_paeth(out[i - bpp], prior[i], prior[i - bpp]));
+  for (; i < count; i++) out[i] = (uint8_t)(in[i] + mp_png_paeth(out[i - bpp], prior[i], prior[i - bpp]));
 }
 
 static void mp_unfilter_up(uint8_t *out, const uint8_t *in, const uint8_t *restrict prior, size_t count) {

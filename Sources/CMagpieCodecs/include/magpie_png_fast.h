@@ -71,4 +71,9 @@ mp_png_fast_result mp_png_fast_decode(
 /// for a filter type PNG does not define, leaving the row as it was.
 int mp_png_fast_unfilter_row(uint8_t *row, const uint8_t *prior, size_t count, unsigned bpp, unsigned filter);
 
+/// The Paeth predictor of the byte whose left, upper and upper-left
+/// neighbours are `a`, `b` and `c`: the one nearest a + b - c, ties to a,
+/// then b. Shared by the unfilter and the encoder's filter choice.
+uint8_t mp_png_paeth(int a, int b, int c);
+
 #endif
