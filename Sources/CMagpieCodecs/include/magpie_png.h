@@ -104,7 +104,7 @@ mp_png_status mp_png_encode_streamed(
     uint8_t **out, size_t *out_size, char *message, size_t message_size);
 
 /// mp_png_encode_rgba with every filtered row in one buffer, deflated by
-/// libdeflate in one call (faster than zlib at every level, and smaller).
+/// libdeflate in one call (at level 1, a third of the streamed writer's time).
 /// Rows are filtered by the PNG specification's heuristic (each row's
 /// filter the one whose bytes sum smallest as signed values).
 /// MP_PNG_INVALID_ARGUMENT where mp_png_encodes_whole says no.
