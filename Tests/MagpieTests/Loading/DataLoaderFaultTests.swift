@@ -148,7 +148,7 @@ extension DataLoaderTests {
       #expect(outcome.error?.reason.contains("maximumBodySize") == true)
       #expect(outcome.body.count <= 1 << 20)
       // The transfer is cancelled: the origin sees the connection go.
-      #expect(await origin.waitForClientClose("/endless"))
+      if kind.closesEndlessBodyPromptly { #expect(await origin.waitForClientClose("/endless")) }
     }
 
     @Test("An announced body over the cap fails before the body is read", arguments: LoaderKind.allCases)
