@@ -14,12 +14,7 @@
 #define MP_AVIF_SONAME "libavif.so"
 #endif
 
-static const char *const mp_avif_names[] = {MP_AVIF_SONAME, "libavif.so", NULL};
-static mp_lazy_library mp_avif_library = MP_LAZY_LIBRARY(mp_avif_names);
-
-int mp_avif_library_open(void) { return mp_lazy_open(&mp_avif_library); }
-
-const char *mp_avif_library_error(void) { return mp_lazy_error(&mp_avif_library); }
+MP_LAZY_LIBRARY_DEFINE(mp_avif, MP_AVIF_SONAME, "libavif.so")
 
 
 MP_LAZY_FORWARD(mp_avif_library, avifBool, avifCropRectConvertCleanApertureBox, (avifCropRect *cropRect, const avifCleanApertureBox *clap, uint32_t imageW, uint32_t imageH, avifPixelFormat yuvFormat, avifDiagnostics *diag), (cropRect, clap, imageW, imageH, yuvFormat, diag), AVIF_FALSE)

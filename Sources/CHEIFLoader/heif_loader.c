@@ -14,12 +14,7 @@
 #define MP_HEIF_SONAME "libheif.so"
 #endif
 
-static const char *const mp_heif_names[] = {MP_HEIF_SONAME, "libheif.so", NULL};
-static mp_lazy_library mp_heif_library = MP_LAZY_LIBRARY(mp_heif_names);
-
-int mp_heif_library_open(void) { return mp_lazy_open(&mp_heif_library); }
-
-const char *mp_heif_library_error(void) { return mp_lazy_error(&mp_heif_library); }
+MP_LAZY_LIBRARY_DEFINE(mp_heif, MP_HEIF_SONAME, "libheif.so")
 
 
 // What a call answers when libheif is missing.

@@ -14,12 +14,7 @@
 #define MP_JXL_SONAME "libjxl.so"
 #endif
 
-static const char *const mp_jxl_names[] = {MP_JXL_SONAME, "libjxl.so", NULL};
-static mp_lazy_library mp_jxl_library = MP_LAZY_LIBRARY(mp_jxl_names);
-
-int mp_jxl_library_open(void) { return mp_lazy_open(&mp_jxl_library); }
-
-const char *mp_jxl_library_error(void) { return mp_lazy_error(&mp_jxl_library); }
+MP_LAZY_LIBRARY_DEFINE(mp_jxl, MP_JXL_SONAME, "libjxl.so")
 
 
 MP_LAZY_FORWARD(mp_jxl_library, JxlDecoder *, JxlDecoderCreate, (const JxlMemoryManager *memory_manager), (memory_manager), NULL)

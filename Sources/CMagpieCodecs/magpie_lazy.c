@@ -35,9 +35,9 @@ void *mp_lazy_symbol(mp_lazy_library *library, const char *symbol) {
   return address;
 }
 
-const char *mp_lazy_error(mp_lazy_library *library) {
+void mp_lazy_copy_error(mp_lazy_library *library, char *buffer, size_t size) {
+  if (size == 0) return;
   pthread_mutex_lock(&library->lock);
-  const char *error = library->error;
+  snprintf(buffer, size, "%s", library->error);
   pthread_mutex_unlock(&library->lock);
-  return error;
 }

@@ -26,8 +26,8 @@ final class AVIFDecoding {
   /// a declared size larger than the AV1 data codes is refused too.
   init(data: Data, maxPixelCount: Int, checksCodedSize: Bool = true) throws(MagpieError) {
     guard mp_avif_library_open() != 0 else {
-      throw MagpieError(
-        .unsupportedFormat, "avif: libavif could not be loaded: \(String(cString: mp_avif_library_error()))")
+      let why = lazyLibraryMessage { mp_avif_library_error($0, $1) }
+      throw MagpieError(.unsupportedFormat, "avif: libavif could not be loaded: \(why)")
     }
     guard let decoder = avifDecoderCreate() else {
       throw MagpieError(.imageTooLarge, "libavif could not create a decoder")

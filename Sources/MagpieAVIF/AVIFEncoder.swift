@@ -32,7 +32,7 @@ enum AVIFEncoder {
     }
     guard mp_avif_library_open() != 0 else {
       throw MagpieError(
-        .encodingFailed, "avif: libavif could not be loaded: \(String(cString: mp_avif_library_error()))")
+        .encodingFailed, "avif: libavif could not be loaded: \(lazyLibraryMessage { mp_avif_library_error($0, $1) })")
     }
     guard let encoder = avifEncoderCreate() else { throw MagpieError(.encodingFailed, "libavif made no encoder") }
     defer { avifEncoderDestroy(encoder) }

@@ -23,7 +23,7 @@ final class HEIFFile {
     data.withUnsafeBytes { bytes in
       result = Result { () throws(MagpieError) -> R in
         guard mp_heif_library_open() != 0 else {
-          let why = String(cString: mp_heif_library_error())
+          let why = lazyLibraryMessage { mp_heif_library_error($0, $1) }
           throw MagpieError(.unsupportedFormat, "heic: libheif could not be loaded: \(why)")
         }
         guard HEIFLibrary.isInitialized else {

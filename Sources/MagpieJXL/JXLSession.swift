@@ -24,7 +24,7 @@ final class JXLSession {
   init(_ data: Data, events: [JxlDecoderStatus], keepsOrientation: Bool = false) throws(MagpieError) {
     guard mp_jxl_library_open() != 0 else {
       throw MagpieError(
-        .unsupportedFormat, "jxl: libjxl could not be loaded: \(String(cString: mp_jxl_library_error()))")
+        .unsupportedFormat, "jxl: libjxl could not be loaded: \(lazyLibraryMessage { mp_jxl_library_error($0, $1) })")
     }
     guard let decoder = JxlDecoderCreate(nil) else {
       throw MagpieError(.corruptData, "jxl: libjxl could not create a decoder")

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 /// A shared library opened on first use instead of at start-up.
 ///
@@ -27,15 +28,31 @@ typedef struct mp_lazy_library {
 #define MP_LAZY_LIBRARY(names) {(names), PTHREAD_MUTEX_INITIALIZER, 0, NULL, {0}}
 
 /// The address of `symbol` in `library`, opening the library the first time;
-/// NULL when it cannot be opened or lacks the symbol (see mp_lazy_error).
+/// NULL when it cannot be opened or lacks the symbol (see mp_lazy_copy_error).
 void *mp_lazy_symbol(mp_lazy_library *library, const char *symbol);
 
 /// Opens `library` if it is not yet open; whether it is open.
 int mp_lazy_open(mp_lazy_library *library);
 
-/// Why `library` could not be opened or lacked a symbol, or "" when it has
-/// not failed.
-const char *mp_lazy_error(mp_lazy_library *library);
+/// Copies why `library` could not be opened or lacked a symbol ("" when it
+/// has not failed) into `buffer` of `size` bytes, cut short if need be and
+/// always terminated. The copy is taken under the library's lock: a pointer
+/// to the message itself could change under its reader while another
+/// thread records a failure.
+void mp_lazy_copy_error(mp_lazy_library *library, char *buffer, size_t size);
+
+/// Defines the library `prefix` names, tried as `soname` and then `fallback`,
+/// and its two entry points: `int prefix_library_open(void)` (see
+/// mp_lazy_open) and `void prefix_library_error(char *buffer, size_t size)`
+/// (see mp_lazy_copy_error). Its forwarding functions then name
+/// `prefix_library`.
+#define MP_LAZY_LIBRARY_DEFINE(prefix, soname, fallback)                          \
+  static const char *const prefix##_names[] = {(soname), (fallback), NULL};      \
+  static mp_lazy_library prefix##_library = MP_LAZY_LIBRARY(prefix##_names);     \
+  int prefix##_library_open(void) { return mp_lazy_open(&prefix##_library); }    \
+  void prefix##_library_error(char *buffer, size_t size) {                       \
+    mp_lazy_copy_error(&prefix##_library, buffer, size);                         \
+  }
 
 /// Defines `name` with return type `ret`, parameter list `params` and the
 /// argument list `args` that forwards them, calling the library's own

@@ -1,5 +1,7 @@
 import CMagpieCodecs
 import Foundation
+import Magpie
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -69,19 +71,49 @@ import Testing
     return body(library)
   }
 
+  static func message(_ library: UnsafeMutablePointer<mp_lazy_library>) -> String {
+    lazyLibraryMessage { mp_lazy_copy_error(library, $0, $1) }
+  }
+
   @Test func aMissingLibraryOrSymbolIsReportedNotCrashedOn() {
     Self.withLibrary(["libmagpie-missing.so.1"]) { library in
       #expect(mp_lazy_open(library) == 0)
       #expect(mp_lazy_symbol(library, "anything") == nil)
-      #expect(String(cString: mp_lazy_error(library)).contains("libmagpie-missing.so.1"))
+      #expect(Self.message(library).contains("libmagpie-missing.so.1"))
     }
     // The first name that opens wins; a symbol it lacks is named.
     Self.withLibrary(["libmagpie-missing.so.1", "libz.so.1"]) { library in
       #expect(mp_lazy_open(library) == 1)
-      #expect(String(cString: mp_lazy_error(library)).isEmpty)
+      #expect(Self.message(library).isEmpty)
       #expect(mp_lazy_symbol(library, "zlibVersion") != nil)
       #expect(mp_lazy_symbol(library, "no_such_function") == nil)
-      #expect(String(cString: mp_lazy_error(library)).contains("no_such_function"))
+      #expect(Self.message(library).contains("no_such_function"))
+    }
+  }
+
+  /// The message is read under the lock that guards its writes: a failure
+  /// recorded on one thread while another reads the message is no data
+  /// race (ThreadSanitizer reported one while readers were handed a
+  /// pointer to the message itself), and a reader sees one whole message.
+  @Test func theMessageIsCopiedWhileAnotherThreadRecordsAFailure() {
+    Self.withLibrary(["libz.so.1"]) { library in
+      #expect(mp_lazy_open(library) == 1)
+      let address = UInt(bitPattern: library)
+      let wholeMessages = Atomic<Int>(0)
+      DispatchQueue.concurrentPerform(iterations: 2) { worker in
+        let library = UnsafeMutablePointer<mp_lazy_library>(bitPattern: address)!
+        for round in 0..<500 {
+          if worker == 0 {
+            _ = mp_lazy_symbol(library, round.isMultiple(of: 2) ? "magpie_missing_a" : "magpie_missing_bb")
+          } else {
+            let message = Self.message(library)
+            if message.isEmpty || message.hasSuffix("magpie_missing_a") || message.hasSuffix("magpie_missing_bb") {
+              wholeMessages.add(1, ordering: .relaxed)
+            }
+          }
+        }
+      }
+      #expect(wholeMessages.load(ordering: .relaxed) == 500)
     }
   }
 }
