@@ -5,9 +5,10 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// A ``DataLoading`` over libcurl's multi interface: one thread drives all
-/// transfers of the loader, reusing connections, with bytes delivered as
-/// they arrive. It honours every ``DataLoaderConfiguration`` setting,
+/// A ``DataLoading`` over libcurl's multi interface: a thread per core (up
+/// to two, see ``CurlDriverBalance``) drives the loader's transfers, each
+/// thread its own, reusing connections, with bytes delivered as they
+/// arrive. It honours every ``DataLoaderConfiguration`` setting,
 /// including ``DataLoaderConfiguration/hostsAllowingInvalidCertificates``,
 /// and is several times faster than ``URLSessionDataLoader`` on Linux.
 ///
@@ -21,17 +22,31 @@ import Foundation
 public final class CurlDataLoader: DataLoading {
   /// The settings every load uses.
   public let configuration: DataLoaderConfiguration
-  private let driver: CurlMultiDriver?
+  private let drivers: [CurlMultiDriver]
+  private let balance: Lock<CurlDriverBalance>
 
   /// A loader with `configuration`. If libcurl cannot start, every load
   /// fails with ``MagpieError/Code/network``.
   public init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
     self.configuration = configuration
-    driver = try? CurlMultiDriver(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+    var balance = CurlDriverBalance(
+      maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
+      cores: ProcessInfo.processInfo.activeProcessorCount)
+    var drivers: [CurlMultiDriver] = []
+    for connections in balance.connectionsPerHost {
+      guard let driver = try? CurlMultiDriver(maximumConnectionsPerHost: connections) else { break }
+      drivers.append(driver)
+    }
+    if drivers.count < balance.connectionsPerHost.count {
+      // A thread that could not start: what did start takes every transfer.
+      balance = CurlDriverBalance(connectionsPerHost: Array(balance.connectionsPerHost.prefix(drivers.count)))
+    }
+    self.drivers = drivers
+    self.balance = Lock(balance)
   }
 
   deinit {
-    driver?.shutdown()
+    for driver in drivers { driver.shutdown() }
   }
 
   /// libcurl's version line, e.g. `"libcurl/7.88.1 OpenSSL/3.0.19 ..."`.
@@ -69,11 +84,15 @@ public final class CurlDataLoader: DataLoading {
 
   /// Hands `transfer` to the libcurl thread once `request` is prepared.
   private func begin(_ request: URLRequest, _ transfer: CurlTransfer) {
-    guard let driver else {
+    guard !drivers.isEmpty else {
       transfer.finish(MagpieError(.network, "libcurl could not start"))
       return
     }
+    let balance = balance
+    let thread = balance.withLock { $0.assign() }
+    let driver = drivers[thread]
     transfer.continuation.onTermination = { termination in
+      balance.withLock { $0.release(thread) }
       if case .cancelled = termination {
         transfer.cancel()
         driver.send(.cancel(transfer.id))

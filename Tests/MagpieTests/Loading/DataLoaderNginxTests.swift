@@ -118,6 +118,31 @@ extension DataLoaderTests {
       #expect(connections.count == 1)
     }
 
+    /// The curl loader splits the limit over its threads (``CurlDriverBalance``);
+    /// together they open no more connections than it allows.
+    @Test(
+      "Loads at once open at most maximumConnectionsPerHost connections", arguments: [LoaderKind.curl, .curlWholeBody])
+    func connectionLimit(kind: LoaderKind) async throws {
+      let nginx = try NginxOrigin(serving: Self.samples)
+      defer { nginx.stop() }
+      let name = try #require(try Self.sampleNames().first)
+      var configuration = quickConfiguration()
+      configuration.maximumConnectionsPerHost = 3
+      let loader = kind.make(configuration)
+      let url = nginx.url("/\(name)")
+      let failures = await withTaskGroup(of: Int.self) { group in
+        for _ in 0..<24 { group.addTask { await LoadOutcome.load(url, with: loader).error == nil ? 0 : 1 } }
+        return await group.reduce(0, +)
+      }
+      #expect(failures == 0)
+      #expect(try nginx.requestCount("/\(name)") == 24)
+      let log = try String(contentsOf: nginx.workdir.appendingPathComponent("logs/access.log"), encoding: .utf8)
+      let connections = Set(
+        log.split(separator: "\n").filter { $0.hasPrefix("/\(name) ") }.compactMap { $0.split(separator: " ").last })
+      #expect(connections.count <= 3, "\(connections.count) connections")
+      #expect(connections.count >= 1)
+    }
+
     @Test("nginx's ETag and Last-Modified make conditional requests answer 304", arguments: LoaderKind.allCases)
     func conditional(kind: LoaderKind) async throws {
       let nginx = try NginxOrigin(serving: Self.samples)
