@@ -31,8 +31,8 @@ enum AVIFEncoder {
         && bytes.withUnsafeBufferPointer { b in stride(from: 3, to: b.count, by: 4).contains { b[$0] != 255 } }
     }
     guard mp_avif_library_open() != 0 else {
-      throw MagpieError(
-        .encodingFailed, "avif: libavif could not be loaded: \(lazyLibraryMessage { mp_avif_library_error($0, $1) })")
+      let why = lazyLibraryMessage { mp_avif_library_error($0, $1) }
+      throw MagpieError(.encodingFailed, "avif: libavif could not be loaded: \(why)")
     }
     guard let encoder = avifEncoderCreate() else { throw MagpieError(.encodingFailed, "libavif made no encoder") }
     defer { avifEncoderDestroy(encoder) }

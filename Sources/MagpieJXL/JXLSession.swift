@@ -23,8 +23,8 @@ final class JXLSession {
   /// `keepsOrientation` leaves pixels as stored.
   init(_ data: Data, events: [JxlDecoderStatus], keepsOrientation: Bool = false) throws(MagpieError) {
     guard mp_jxl_library_open() != 0 else {
-      throw MagpieError(
-        .unsupportedFormat, "jxl: libjxl could not be loaded: \(lazyLibraryMessage { mp_jxl_library_error($0, $1) })")
+      let why = lazyLibraryMessage { mp_jxl_library_error($0, $1) }
+      throw MagpieError(.unsupportedFormat, "jxl: libjxl could not be loaded: \(why)")
     }
     guard let decoder = JxlDecoderCreate(nil) else {
       throw MagpieError(.corruptData, "jxl: libjxl could not create a decoder")

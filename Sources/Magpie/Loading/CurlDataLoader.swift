@@ -29,20 +29,17 @@ public final class CurlDataLoader: DataLoading {
   /// fails with ``MagpieError/Code/network``.
   public init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
     self.configuration = configuration
-    var balance = CurlDriverBalance(
+    let shares = CurlDriverBalance.shares(
       maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
       cores: ProcessInfo.processInfo.activeProcessorCount)
     var drivers: [CurlMultiDriver] = []
-    for connections in balance.connectionsPerHost {
+    for connections in shares {
       guard let driver = try? CurlMultiDriver(maximumConnectionsPerHost: connections) else { break }
       drivers.append(driver)
     }
-    if drivers.count < balance.connectionsPerHost.count {
-      // A thread that could not start: what did start takes every transfer.
-      balance = CurlDriverBalance(connectionsPerHost: Array(balance.connectionsPerHost.prefix(drivers.count)))
-    }
     self.drivers = drivers
-    self.balance = Lock(balance)
+    // When a thread could not start, the ones that did take every transfer.
+    balance = Lock(CurlDriverBalance(connectionsPerHost: Array(shares.prefix(drivers.count))))
   }
 
   deinit {

@@ -11,15 +11,14 @@ struct CurlDriverBalance: Sendable, Equatable {
   private(set) var transfers: [Int]
 
   /// The threads worth running for `maximumConnectionsPerHost` on a
-  /// machine with `cores`: one per core up to two (the libcurl thread is
-  /// the loader's bottleneck on large bodies, and it shares the cores with
-  /// the callers), never more than the connection limit, whose share of
-  /// connections each thread gets.
-  init(maximumConnectionsPerHost: Int, cores: Int) {
+  /// machine with `cores`, as the connections to one host each may open:
+  /// one thread per core up to two (the libcurl thread is the loader's
+  /// bottleneck on large bodies, and it shares the cores with the
+  /// callers), never more than the connection limit, split between them.
+  static func shares(maximumConnectionsPerHost: Int, cores: Int) -> [Int] {
     let limit = max(1, maximumConnectionsPerHost)
     let threads = max(1, min(2, cores, limit))
-    connectionsPerHost = (0..<threads).map { limit / threads + ($0 < limit % threads ? 1 : 0) }
-    transfers = Array(repeating: 0, count: threads)
+    return (0..<threads).map { limit / threads + ($0 < limit % threads ? 1 : 0) }
   }
 
   /// Threads that may open `connectionsPerHost` connections to one host

@@ -73,9 +73,20 @@ final class NginxOrigin: @unchecked Sendable {
   /// request as it ends it, in order, so once a fence request has been
   /// answered every earlier request is in the log.
   func requestCount(_ uri: String) throws -> Int {
+    try loggedRequests(uri).count
+  }
+
+  /// How many connections the requests nginx has logged for `uri` came
+  /// on (the log's last field is the connection's serial number).
+  func connectionCount(_ uri: String) throws -> Int {
+    Set(try loggedRequests(uri).compactMap { $0.last }).count
+  }
+
+  /// The fields of each request logged for `uri`, once the log caught up.
+  private func loggedRequests(_ uri: String) throws -> [[Substring]] {
     try fence()
     let log = try String(contentsOf: workdir.appendingPathComponent("logs/access.log"), encoding: .utf8)
-    return log.split(separator: "\n").filter { $0.split(separator: " ").first.map(String.init) == uri }.count
+    return log.split(separator: "\n").map { $0.split(separator: " ") }.filter { $0.first.map(String.init) == uri }
   }
 
   /// Stops nginx and waits for the script to clean up. Idempotent.

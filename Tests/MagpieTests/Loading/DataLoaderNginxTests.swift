@@ -112,10 +112,7 @@ extension DataLoaderTests {
         #expect(outcome.error == nil)
       }
       #expect(try nginx.requestCount("/\(name)") == 10)
-      let log = try String(contentsOf: nginx.workdir.appendingPathComponent("logs/access.log"), encoding: .utf8)
-      let connections = Set(
-        log.split(separator: "\n").filter { $0.hasPrefix("/\(name) ") }.compactMap { $0.split(separator: " ").last })
-      #expect(connections.count == 1)
+      #expect(try nginx.connectionCount("/\(name)") == 1)
     }
 
     /// The curl loader splits the limit over its threads (``CurlDriverBalance``);
@@ -136,11 +133,9 @@ extension DataLoaderTests {
       }
       #expect(failures == 0)
       #expect(try nginx.requestCount("/\(name)") == 24)
-      let log = try String(contentsOf: nginx.workdir.appendingPathComponent("logs/access.log"), encoding: .utf8)
-      let connections = Set(
-        log.split(separator: "\n").filter { $0.hasPrefix("/\(name) ") }.compactMap { $0.split(separator: " ").last })
-      #expect(connections.count <= 3, "\(connections.count) connections")
-      #expect(connections.count >= 1)
+      let connections = try nginx.connectionCount("/\(name)")
+      #expect(connections <= 3, "\(connections) connections")
+      #expect(connections >= 1)
     }
 
     @Test("nginx's ETag and Last-Modified make conditional requests answer 304", arguments: LoaderKind.allCases)
