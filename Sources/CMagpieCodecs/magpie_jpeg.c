@@ -327,6 +327,26 @@ static const uint8_t mp_zigzag[8][8] = {
     {21, 34, 37, 47, 50, 56, 59, 61}, {35, 36, 48, 49, 57, 58, 62, 63},
 };
 
+// Which rows (and, the same, columns) of a block's coefficients the IDCT
+// that makes an s x s block reads. libjpeg-turbo's reduced IDCTs
+// (jidctred.c, and its SIMD versions) are not the first s x s of the 8x8
+// one: the 2x2 reads rows 0, 1, 3, 5 and 7, the 4x4 every row but 4. IJG
+// libjpeg 7 and later scale by reading the first s x s only.
+static void mp_idct_reads(int s, uint8_t reads[DCTSIZE]) {
+  for (int i = 0; i < DCTSIZE; i++) {
+#ifdef LIBJPEG_TURBO_VERSION
+    switch (s) {
+      case 1: reads[i] = i == 0; break;
+      case 2: reads[i] = i == 0 || (i & 1); break;
+      case 4: reads[i] = i != 4; break;
+      default: reads[i] = 1; break;
+    }
+#else
+    reads[i] = i < s;
+#endif
+  }
+}
+
 // Where the entropy-coded data starting at `p` ends: the 0xFF of the next
 // marker that is not a restart marker (0xFF00 is a stuffed data byte).
 static size_t mp_entropy_end(const uint8_t *data, size_t p, size_t size) {
@@ -464,8 +484,10 @@ mp_jpeg_status mp_jpeg_decoder_skip_unneeded_scans(mp_jpeg_decoder *dec, int dc_
     if (dc_only || s < 1) s = 1;
     if (s > DCTSIZE) s = DCTSIZE;
     if (s < DCTSIZE) all_needed = 0;
-    for (int r = 0; r < s; r++) {
-      for (int c = 0; c < s; c++) required[ci][mp_zigzag[r][c]] = 1;
+    uint8_t reads[DCTSIZE];
+    mp_idct_reads(s, reads);
+    for (int r = 0; r < DCTSIZE; r++) {
+      for (int c = 0; c < DCTSIZE; c++) required[ci][mp_zigzag[r][c]] = reads[r] && reads[c];
     }
   }
   if (all_needed) return MP_JPEG_OK;

@@ -131,7 +131,8 @@ mp_jpeg_status mp_jpeg_decoder_set_output(mp_jpeg_decoder *decoder, unsigned sca
 /// are never entropy-decoded (they are skipped by finding the next marker).
 /// At 1/8 scale libjpeg's IDCT reads only each block's DC coefficient (and,
 /// for subsampled chroma that it scales up by IDCT instead of upsampling,
-/// the first 2x2), at 1/4 the first 2x2 or 4x4, and so on. A scan is kept
+/// what its 2x2 IDCT reads); libjpeg-turbo's 2x2 IDCT reads rows and
+/// columns 0, 1, 3, 5 and 7 of the coefficients, its 4x4 all but 4. A scan is kept
 /// when it codes a coefficient the output reads, or when a kept refinement
 /// scan depends on it (refining a band needs every earlier scan of that
 /// band), so every coefficient the output reads comes out bit for bit as in

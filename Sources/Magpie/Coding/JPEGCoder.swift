@@ -20,8 +20,9 @@ import Foundation
 ///
 /// A progressive file decoded at 1/2, 1/4 or 1/8 scale is decoded from only
 /// the scans that scale reads (``decodesOnlyNeededScans``): at 1/8 the IDCT
-/// reads just each block's DC coefficient (and the first 2x2 of subsampled
-/// chroma), so the AC scans that make up most of the file are skipped
+/// reads just each block's DC coefficient (and, for subsampled chroma, what
+/// libjpeg-turbo's 2x2 IDCT reads: rows and columns 0, 1, 3, 5 and 7), so
+/// the luma AC scans that make up most of the file are skipped
 /// without being entropy-decoded. The pixels are the same as from every
 /// scan. When the 1/8-scale image is at least 1.5 times the size the
 /// caller needs, so that it will be shrunk further anyway, chroma keeps

@@ -86,9 +86,36 @@ import Testing
     // keeps its AC scans.
     #expect(try scans(data, denominator: 8, dcOnly: false) == (kept: 5, dropped: 4))
     #expect(try scans(data, denominator: 8, dcOnly: true) == (kept: 3, dropped: 6))
-    // 1/4: luma needs coefficients 0-4 (2x2), so the 1-5 band and, because
-    // the refinement scans of 1-63 depend on it, the 6-63 band stay too.
+    // 1/4: the 2x2 luma IDCT reads coefficients in both bands, and the
+    // refinement scans of 1-63 depend on both anyway.
     #expect(try scans(data, denominator: 4, dcOnly: false) == (kept: 0, dropped: 0))
+  }
+
+  /// A script that codes every band in one pass, so no refinement scan
+  /// ties the bands together: libjpeg-turbo's reduced IDCTs read more than
+  /// the first s x s coefficients of a block (the 2x2 one rows and columns
+  /// 0, 1, 3, 5 and 7, the 4x4 one all but 4), and no band they read may go.
+  @Test(arguments: [2, 4, 8])
+  func aScriptWithoutRefinementDecodesExactlyAtEveryScale(denominator: Int) throws {
+    let data = try TestPaths.fixture("processing/progressive-bands.jpg")
+    let target = PixelSize(width: 320 / denominator, height: 240 / denominator)
+    let options = DecodeOptions(targetSize: target)
+    let fast = try CoderRegistry.shared.decode(data, options: options)
+    let reference = try everyScan.decode(data, options: options)
+    #expect(fast.pixelSize == target)
+    #expect(fast.pixels == reference.pixels)
+  }
+
+  @Test func bandsTheReducedIDCTsReadAreKept() throws {
+    let data = try TestPaths.fixture("processing/progressive-bands.jpg")
+    // 1/8: luma (1x1) reads DC only, so its two AC bands go; chroma (2x2)
+    // reads coefficients in both of its bands.
+    #expect(try scans(data, denominator: 8, dcOnly: false) == (kept: 7, dropped: 2))
+    #expect(try scans(data, denominator: 8, dcOnly: true) == (kept: 3, dropped: 6))
+    // 1/4: the 2x2 luma IDCT reads row 0, column 3 (zigzag 6, in 6-63);
+    // 1/2: the 4x4 one reads row 0, column 2 (zigzag 5). Nothing goes.
+    #expect(try scans(data, denominator: 4, dcOnly: false) == (kept: 0, dropped: 0))
+    #expect(try scans(data, denominator: 2, dcOnly: false) == (kept: 0, dropped: 0))
   }
 
   @Test func baselineAndFullScaleDecodesAreLeftAlone() throws {
