@@ -170,9 +170,16 @@ let package = Package(
     .target(
       name: "MagpieFuzzHarnesses",
       dependencies: ["Magpie"] + optionalModules),
+    // Test-only JPEG writing the tests need and the product does not: scan
+    // scripts, samplings and made-up coefficients through libjpeg's encoder.
+    .target(
+      name: "CMagpieTestSupport",
+      path: "Tests/CMagpieTestSupport",
+      linkerSettings: [.linkedLibrary("jpeg")]),
     .testTarget(
       name: "MagpieTests",
-      dependencies: ["Magpie", "CMagpieCodecs", "CDeflate", "MagpieFuzzHarnesses"] + optionalModules,
+      dependencies: ["Magpie", "CMagpieCodecs", "CDeflate", "MagpieFuzzHarnesses", "CMagpieTestSupport"]
+        + optionalModules,
       exclude: ["Fixtures"]),
   ] + optionalCoders.flatMap(\.targets) + fuzzTargets
 )

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 
 #include "magpie_jpeg.h"
+#include "magpie_jpeg_progressive.h"
 
 #include <limits.h>
 #include <setjmp.h>
@@ -141,6 +142,11 @@ struct mp_jpeg_decoder {
   // Asked by the progress monitor whether to stop (the time limit).
   mp_jpeg_stop_check stop_check;
   void *stop_context;
+  // Which decoder start uses for the progressive images Magpie's own takes,
+  // and the image it decoded (rows come from it instead of libjpeg), or
+  // NULL.
+  mp_jpeg_progressive_decoder progressive_decoder;
+  mp_prog *prog;
 };
 
 // Stops files with absurd scan counts before they cost a pass each.
@@ -168,6 +174,7 @@ mp_jpeg_decoder *mp_jpeg_decoder_create(void) {
   // volatile: read again after a longjmp.
   mp_jpeg_decoder *volatile dec = calloc(1, sizeof *dec);
   if (dec == NULL) return NULL;
+  dec->progressive_decoder = MP_JPEG_PROGRESSIVE_OWN;
   mp_error_init(&dec->err);
   dec->cinfo.err = &dec->err.pub;
   if (setjmp(dec->err.jump)) {
@@ -187,6 +194,9 @@ void mp_jpeg_decoder_destroy(mp_jpeg_decoder *dec) {
   if (dec == NULL) return;
   // jpeg_destroy never raises an error: it only frees pools.
   jpeg_destroy_decompress(&dec->cinfo);
+#if MP_PROG_AVAILABLE
+  mp_prog_destroy(dec->prog);
+#endif
   free(dec->filtered);
   free(dec->icc);
   free(dec);
@@ -559,10 +569,34 @@ mp_jpeg_status mp_jpeg_decoder_start(mp_jpeg_decoder *dec) {
     }
     return mp_classify(&dec->err);
   }
+#if MP_PROG_AVAILABLE
+  if (dec->progressive_decoder != MP_JPEG_PROGRESSIVE_LIBJPEG) {
+    // Reads the data after libjpeg's header without moving libjpeg's
+    // source, so a decline leaves libjpeg exactly where it was.
+    mp_prog_result own = mp_prog_decode(cinfo, cinfo->src->next_input_byte, cinfo->src->bytes_in_buffer,
+                                        dec->max_memory, dec->stop_check, dec->stop_context,
+                                        dec->progressive_decoder == MP_JPEG_PROGRESSIVE_OWN_PORTABLE, &dec->prog);
+    if (own == MP_PROG_STOPPED) {
+      dec->stage = STAGE_FAILED;
+      mp_copy_message(dec->err.message, "the decode ran past its time limit");
+      return MP_JPEG_STOPPED;
+    }
+    if (own == MP_PROG_DONE) {
+      dec->stage = STAGE_STARTED;
+      return MP_JPEG_OK;
+    }
+  }
+#endif
   jpeg_start_decompress(cinfo);
   dec->stage = STAGE_STARTED;
   return MP_JPEG_OK;
 }
+
+void mp_jpeg_decoder_set_progressive_decoder(mp_jpeg_decoder *dec, mp_jpeg_progressive_decoder choice) {
+  if (dec != NULL) dec->progressive_decoder = choice;
+}
+
+int mp_jpeg_decoder_used_own_progressive(const mp_jpeg_decoder *dec) { return dec != NULL && dec->prog != NULL; }
 
 // Adobe-inverted CMYK (255 = no ink) to RGB the way Chrome and Firefox do
 // without a colour profile: R = C * K / 255, and so on, rounded.
@@ -589,6 +623,12 @@ mp_jpeg_status mp_jpeg_decoder_read_rows(mp_jpeg_decoder *dec, uint8_t *rows, si
     dec->stage = STAGE_FAILED;
     return mp_classify(&dec->err);
   }
+#if MP_PROG_AVAILABLE
+  if (dec->prog != NULL) {
+    *rows_written = mp_prog_read_rows(dec->prog, rows, stride, max_rows);
+    return MP_JPEG_OK;
+  }
+#endif
   // Hand libjpeg many rows per call: it fills up to a whole iMCU row at once.
   enum { BATCH = 64 };
   JSAMPROW pointers[BATCH];
@@ -617,7 +657,10 @@ mp_jpeg_status mp_jpeg_decoder_finish(mp_jpeg_decoder *dec) {
     jpeg_abort_decompress(cinfo);
     return mp_classify(&dec->err);
   }
-  if (dec->stage == STAGE_STARTED && cinfo->output_scanline >= cinfo->output_height) {
+  if (dec->prog != NULL) {
+    // libjpeg never started: the image came from Magpie's own decoder.
+    jpeg_abort_decompress(cinfo);
+  } else if (dec->stage == STAGE_STARTED && cinfo->output_scanline >= cinfo->output_height) {
     jpeg_finish_decompress(cinfo);
   } else {
     jpeg_abort_decompress(cinfo);

@@ -84,6 +84,34 @@ final class JPEGDecompressor {
     return (Int(kept), Int(dropped))
   }
 
+  /// The decoders ``start()`` may use for a progressive image that Magpie's
+  /// own decoder takes (see mp_jpeg_decoder_start).
+  enum ProgressiveDecoding: Sendable {
+    /// libjpeg for every image.
+    case libjpeg
+    /// Magpie's own, with the fastest bit operations the CPU has.
+    case own
+    /// Magpie's own with portable bit operations (the same pixels; tests).
+    case ownPortable
+  }
+
+  /// Which progressive decoder ``start()`` uses; Magpie's own by default.
+  var progressiveDecoding = ProgressiveDecoding.own {
+    didSet {
+      let choice: mp_jpeg_progressive_decoder
+      switch progressiveDecoding {
+      case .libjpeg: choice = MP_JPEG_PROGRESSIVE_LIBJPEG
+      case .own: choice = MP_JPEG_PROGRESSIVE_OWN
+      case .ownPortable: choice = MP_JPEG_PROGRESSIVE_OWN_PORTABLE
+      }
+      mp_jpeg_decoder_set_progressive_decoder(handle, choice)
+    }
+  }
+
+  /// Whether ``start()`` decoded the image with Magpie's own progressive
+  /// decoder rather than libjpeg.
+  var usedOwnProgressiveDecoder: Bool { mp_jpeg_decoder_used_own_progressive(handle) != 0 }
+
   /// Starts decompression; a multi-scan image reads all its input here.
   func start() throws(MagpieError) {
     try check(mp_jpeg_decoder_start(handle))

@@ -25,8 +25,7 @@ enum JPEGThumbnailDecoder {
     let result: Result<Reduced, MagpieError> = data.withUnsafeBytes { bytes in
       Result { () throws(MagpieError) in
         try decode(
-          bytes, fitting: box, options: decodeOptions, reducingGap: 2, onlyNeededScans: coder.decodesOnlyNeededScans,
-          kernel: kernel)
+          bytes, fitting: box, options: decodeOptions, reducingGap: 2, coder: coder, kernel: kernel)
       }
     }
     let decoded = try result.get()
@@ -69,20 +68,20 @@ enum JPEGThumbnailDecoder {
 
   /// Decodes `bytes` at the scale `options` (with `box` as the aspect-fit
   /// target) asks for, box-reducing as ``Resampler`` would for a target
-  /// that fits `box`, with `reducingGap`; `onlyNeededScans` as
-  /// ``JPEGCoder/decodesOnlyNeededScans``. With a `kernel`, an upright
+  /// that fits `box`, with `reducingGap`, and the scan and progressive
+  /// decoder choices of `coder`. With a `kernel`, an upright
   /// image also gets that kernel's row pass to the fitted width, run band
   /// by band as decoding goes, and then the column pass (see
   /// ``Reduced/isResampled``).
   static func decode(
     _ bytes: UnsafeRawBufferPointer, fitting box: PixelSize, options: DecodeOptions, reducingGap: Double?,
-    onlyNeededScans: Bool, kernel: ResamplingKernel? = nil
+    coder: JPEGCoder, kernel: ResamplingKernel? = nil
   ) throws(MagpieError) -> Reduced {
     var options = options
     options.targetSize = box
     options.contentMode = .aspectFit
     let (decompressor, size, orientation, applied, color) = try JPEGCoder.startDecompressing(
-      bytes, options: options, onlyNeededScans: onlyNeededScans)
+      bytes, options: options, coder: coder)
 
     // The box factors resample would pick for the upright image, turned
     // back to the stored axes.

@@ -11,6 +11,7 @@ import Testing
   private let everyScan: CoderRegistry = {
     var coder = JPEGCoder()
     coder.decodesOnlyNeededScans = false
+    coder.usesOwnProgressiveDecoder = false
     return CoderRegistry(builtIn: [coder, PNGCoder(), GIFCoder(), WebPCoder()])
   }()
 
