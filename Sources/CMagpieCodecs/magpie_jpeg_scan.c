@@ -111,6 +111,8 @@ static int start_scan(mp_prog *prog, const mp_prog_scan *scan) {
   if (scan->count > 1 && blocks > 10) return 0;  // libjpeg's D_MAX_BLOCKS_IN_MCU
   for (int i = 0; i < scan->count; i++) {
     mp_prog_component *c = &prog->comp[scan->comp[i]];
+    // libjpeg reads table numbers up to 15 and checks them only when used.
+    if (scan->dc_table[i] >= 4 || scan->ac_table[i] >= 4 || c->quant_no < 0 || c->quant_no >= 4) return 0;
     if (dc && scan->ah == 0 && !prog->dc[scan->dc_table[i]].defined) return 0;
     if (!dc && !prog->ac[scan->ac_table[i]].defined) return 0;
     if (!dc && c->coef_bits[0] < 0) return 0;

@@ -6,7 +6,8 @@ public enum FuzzHarnesses {
   /// built), in the order `make fuzz` runs them.
   public static var all: [FuzzHarness] {
     var harnesses: [FuzzHarness] = [
-      .sniffing, .jpeg, .png, .gif, .webp, .icc, .metadata, .processSpec, .httpHead, .cacheEntry,
+      .sniffing, .jpeg, .jpegProgressive, .png, .gif, .webp, .icc, .metadata, .processSpec, .httpHead,
+      .cacheEntry,
     ]
     #if canImport(MagpieAVIF)
       harnesses.append(.avif)

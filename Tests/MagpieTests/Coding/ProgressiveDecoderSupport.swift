@@ -134,4 +134,24 @@ enum ProgressiveDecoderSupport {
         sourceLocation: sourceLocation)
     }
   }
+
+  /// Checks that decoding `data` at 1/`denominator` with the own decoder
+  /// allowed ends as it does with libjpeg alone: the same pixels, or the
+  /// same kind of error.
+  static func expectSameAsLibjpegOutcome(
+    _ data: Data, denominator: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let reference = Result { () throws(MagpieError) in try decode(data, denominator: denominator, with: .libjpeg) }
+    for decoding in [JPEGDecompressor.ProgressiveDecoding.own, .ownPortable] {
+      let own = Result { () throws(MagpieError) in try decode(data, denominator: denominator, with: decoding) }
+      switch (own, reference) {
+      case (.success(let a), .success(let b)):
+        #expect(a.rgba == b.rgba, "1/\(denominator) \(decoding)", sourceLocation: sourceLocation)
+      case (.failure(let a), .failure(let b)):
+        #expect(a.code == b.code, "1/\(denominator) \(decoding): \(a) / \(b)", sourceLocation: sourceLocation)
+      default:
+        Issue.record("1/\(denominator) \(decoding): \(own) against \(reference)", sourceLocation: sourceLocation)
+      }
+    }
+  }
 }

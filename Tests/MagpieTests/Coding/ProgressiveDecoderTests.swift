@@ -119,6 +119,21 @@ import Testing
     }
   }
 
+  /// libjpeg reads a component's quantisation table number (SOF) and its
+  /// Huffman table numbers (SOS) as whole bytes and nibbles and checks them
+  /// only when it uses them; numbers past the four tables must not index
+  /// past the own decoder's (found by the jpeg-progressive fuzz harness).
+  @Test(arguments: [(0xC2, 10, UInt8(7)), (0xDA, 4, UInt8(0x55)), (0xDA, 4, UInt8(0x0F))])
+  func tableNumbersPastTheTablesAreLibjpegs(marker: UInt8, offset: Int, value: UInt8) throws {
+    var data = try S.photo("door", width: 64, height: 48, layout: S.Layout())
+    let at = try #require((0..<(data.count - 1)).first { data[$0] == 0xFF && data[$0 + 1] == marker })
+    // Counted from the segment's length: SOF's first Tq, SOS's first Td/Ta.
+    data[at + 2 + offset] = value
+    for denominator in [4, 8] {
+      try S.expectSameAsLibjpegOutcome(data, denominator: denominator)
+    }
+  }
+
   /// The time limit stops the own decoder inside its scans.
   @Test func aPassedDeadlineStopsTheOwnDecoder() throws {
     let data = try S.photo("door", width: 400, height: 300, layout: S.Layout())
