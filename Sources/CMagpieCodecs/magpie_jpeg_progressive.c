@@ -58,7 +58,10 @@ static int eligible(j_decompress_ptr cinfo) {
   if (no_simd != NULL && strcmp(no_simd, "1") == 0) return 0;
   if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
   if (cinfo->out_color_space != JCS_EXT_RGBA || cinfo->quantize_colors) return 0;
-  if (cinfo->scale_num != 1 || (cinfo->min_DCT_scaled_size != 1 && cinfo->min_DCT_scaled_size != 2)) return 0;
+  // 1/8, 1/4, and 1/2 where no component needs the full 8x8 IDCT (the
+  // setup checks each component's size).
+  int min = cinfo->min_DCT_scaled_size;
+  if (cinfo->scale_num != 1 || (min != 1 && min != 2 && min != 4)) return 0;
   if (cinfo->jpeg_color_space == JCS_YCbCr) return cinfo->num_components == 3;
   if (cinfo->jpeg_color_space == JCS_GRAYSCALE) return cinfo->num_components == 1;
   return 0;

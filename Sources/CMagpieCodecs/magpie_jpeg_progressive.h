@@ -16,9 +16,10 @@
 // reduced IDCTs (jidctred.c's 1x1 and the SSE2 2x2 and 4x4 that
 // libjpeg-turbo runs there), the same per-component IDCT scaling instead of
 // upsampling, the same YCbCr to RGB arithmetic. It takes only what it can
-// do exactly: 8-bit Huffman-coded progressive YCbCr or greyscale at 1/4 or
-// 1/8 scale, when every component reaches the output size by IDCT scaling
-// alone. Anything unusual in the data (a bad Huffman code, a bogus
+// do exactly: 8-bit Huffman-coded progressive YCbCr or greyscale at 1/8 or
+// 1/4 scale (and at 1/2 when no component needs the full 8x8 IDCT: 4:4:4
+// and greyscale), when every component reaches the output size by IDCT
+// scaling alone. Anything unusual in the data (a bad Huffman code, a bogus
 // progression, a missing restart marker, data that ends before EOI, garbage
 // between markers) makes it give up, and libjpeg decodes the image as
 // before, with its own warnings and recovery.

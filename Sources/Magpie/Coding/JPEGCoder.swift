@@ -31,8 +31,9 @@ import Foundation
 /// from every scan).
 ///
 /// At 1/4 and 1/8 scale a progressive file whose components all reach the
-/// output size by the IDCT alone (YCbCr 4:2:0 and 4:4:4, greyscale) is
-/// decoded by Magpie's own progressive decoder
+/// output size by the IDCT alone (YCbCr 4:2:0 and 4:4:4, greyscale), and
+/// at 1/2 one without subsampled chroma, is decoded by Magpie's own
+/// progressive decoder
 /// (``usesOwnProgressiveDecoder``): libjpeg-turbo's pixels on x86-64, bit for
 /// bit, in about half the time, keeping a third of the coefficient memory.
 /// Anything it does not take, including every corrupt or cut-off file, goes
@@ -61,11 +62,12 @@ public struct JPEGCoder: ImageCoder {
   /// does by itself.
   public var decodesOnlyNeededScans = true
 
-  /// Whether a progressive JPEG decoded at 1/4 or 1/8 scale goes through
-  /// Magpie's own progressive decoder: the same pixels as libjpeg-turbo on
-  /// x86-64, bit for bit, in about half the time. On by default. Off, or
-  /// for anything it does not take (other scales and layouts, corrupt or
-  /// cut-off data), libjpeg decodes the image.
+  /// Whether a progressive JPEG decoded at a reduced scale goes through
+  /// Magpie's own progressive decoder (which layouts and scales it takes:
+  /// see the type's notes): the same pixels as libjpeg-turbo on x86-64,
+  /// bit for bit, in about half the time. On by default. Off, or for
+  /// anything it does not take (corrupt or cut-off data among it), libjpeg
+  /// decodes the image.
   public var usesOwnProgressiveDecoder: Bool {
     get { progressiveDecoding != .libjpeg }
     set { progressiveDecoding = newValue ? .own : .libjpeg }

@@ -36,14 +36,17 @@ import Testing
     S.Layout(arithmetic: true, takes: false),
   ]
 
-  /// A photo crop whose edges cut through blocks and MCUs, at 1/4 and 1/8.
+  /// A photo crop whose edges cut through blocks and MCUs, at 1/8, 1/4 and
+  /// 1/2 (where only layouts without subsampled chroma are taken: the 8x8
+  /// IDCT is libjpeg's).
   @Test(arguments: layouts)
   func photosDecodeAsLibjpegDoes(layout: S.Layout) throws {
     for (width, height) in [(301, 203), (57, 45)] {
       let data = try S.photo("garden", width: width, height: height, layout: layout)
-      for denominator in [4, 8] {
+      for denominator in [2, 4, 8] {
+        let takes = layout.takes && (denominator > 2 || (layout.h == 1 && layout.v == 1))
         try S.expectSameAsLibjpeg(
-          data, denominator: denominator, takes: layout.takes, "\(layout.testDescription) \(width)x\(height)")
+          data, denominator: denominator, takes: takes, "\(layout.testDescription) \(width)x\(height)")
       }
     }
   }
@@ -72,17 +75,20 @@ import Testing
     spec.max_quantizer = seed % 4 == 0 ? 32767 : 255
     spec.script = [MP_TEST_SCRIPT_STANDARD, MP_TEST_SCRIPT_DEEP_REFINEMENT, MP_TEST_SCRIPT_SPLIT_DC][seed % 3]
     let data = try S.encode(spec)
-    for denominator in [4, 8] {
-      try S.expectSameAsLibjpeg(data, denominator: denominator, takes: true, "seed \(seed)")
+    for denominator in [2, 4, 8] {
+      let takes = denominator > 2 || seed % 3 != 0
+      try S.expectSameAsLibjpeg(data, denominator: denominator, takes: takes, "seed \(seed)")
     }
   }
 
-  /// Other scales are libjpeg's.
-  @Test func fullAndHalfScaleAreLibjpegs() throws {
+  /// Full scale, and 1/2 with subsampled chroma, are libjpeg's.
+  @Test func fullAndSubsampledHalfScaleAreLibjpegs() throws {
     let data = try S.photo("birds", width: 120, height: 80, layout: S.Layout())
     for denominator in [1, 2] {
       try S.expectSameAsLibjpeg(data, denominator: denominator, takes: false, "1/\(denominator)")
     }
+    let full = try S.photo("birds", width: 120, height: 80, layout: S.Layout(h: 1, v: 1))
+    try S.expectSameAsLibjpeg(full, denominator: 1, takes: false, "4:4:4 1/1")
   }
 
   /// Cut off anywhere, or with any byte changed, a file decodes (or fails)
