@@ -40,15 +40,24 @@ static int setup_component(mp_prog *prog, int ci, jpeg_component_info *info, j_d
   for (int k = 0; k < 64; k++) {
     int r = natural_order[k] >> 3, col = natural_order[k] & 7;
     c->slot[k] = (int8_t)(index[r] >= 0 && index[col] >= 0 ? index[r] * n + index[col] : -1);
-    c->slot_of_bit[63 - k] = c->slot[k] < 0 ? 0 : c->slot[k];
     if (c->slot[k] >= 0 && k > 0) c->needed |= MP_ZZ_BIT(k);
   }
   memset(c->coef_bits, -1, sizeof c->coef_bits);
-  // No upsampling: every component must reach the output size by IDCT
-  // scaling alone, as libjpeg arranges for these layouts.
-  int min = cinfo->min_DCT_scaled_size;
-  if (c->h * c->size != cinfo->max_h_samp_factor * min || c->v * c->size != cinfo->max_v_samp_factor * min) return 0;
+  // Every component reaches the output size by IDCT scaling alone, as
+  // libjpeg arranges for 4:2:0 and 4:4:4, or with its rows doubled after
+  // the IDCT (4:2:2).
   if (c->size != 1 && c->size != 2 && c->size != 4) return 0;
+  int min = cinfo->min_DCT_scaled_size;
+  if (c->v * c->size != cinfo->max_v_samp_factor * min) return 0;
+  if (c->h * c->size == cinfo->max_h_samp_factor * min) return 1;
+  if (c->h * c->size * 2 != cinfo->max_h_samp_factor * min) return 0;
+  c->doubled = 1;
+  c->doubled_from = (uint32_t)(((uint64_t)cinfo->image_width * (uint64_t)(c->h * c->size) +
+                                (uint64_t)(cinfo->max_h_samp_factor * 8) - 1) /
+                               (uint64_t)(cinfo->max_h_samp_factor * 8));
+  // libjpeg's jinit_upsampler: the triangle filter only above 1/8 scale and
+  // for rows of more than two samples.
+  c->doubled_fancy = cinfo->do_fancy_upsampling && min > 1 && c->doubled_from > 2;
   return 1;
 }
 
@@ -80,7 +89,7 @@ static int allocate(mp_prog *prog, size_t max_memory) {
     size_t blocks = (size_t)c->bw * c->bh;
     if (blocks > SIZE_MAX / 1024) return 0;
     total += align64(blocks * sizeof(uint64_t)) + align64((blocks * (size_t)c->kept + 16) * sizeof(int16_t)) +
-             align64((size_t)c->plane_w * (size_t)(c->v * c->size));
+             align64((size_t)c->plane_w * (size_t)(c->v * c->size)) + align64(2 * (size_t)c->plane_w);
   }
   if (max_memory > 0 && total > max_memory) return 0;
   uint8_t *at = mp_prog_workspace_take(total, &prog->workspace_size);
@@ -95,6 +104,8 @@ static int allocate(mp_prog *prog, size_t max_memory) {
     at += align64((blocks * (size_t)c->kept + 16) * sizeof(int16_t));
     c->plane = at;
     at += align64((size_t)c->plane_w * (size_t)(c->v * c->size));
+    c->doubled_row = at;
+    at += align64(2 * (size_t)c->plane_w);
   }
   return 1;
 }
@@ -206,6 +217,19 @@ static void reconstruct(mp_prog *prog, uint32_t group) {
   prog->group_loaded = group + 1;
 }
 
+// Row `in_group` of a chroma component at the output's width: the IDCT's
+// row itself, or that row doubled as libjpeg's h2v1 upsamplers do.
+static const uint8_t *chroma_row(mp_prog_component *c, size_t in_group) {
+  const uint8_t *row = c->plane + in_group * c->plane_w;
+  if (!c->doubled) return row;
+  if (c->doubled_fancy) {
+    mp_prog_double_fancy(row, c->doubled_from, c->doubled_row);
+  } else {
+    mp_prog_double_plain(row, c->doubled_from, c->doubled_row);
+  }
+  return c->doubled_row;
+}
+
 uint32_t mp_prog_read_rows(mp_prog *prog, uint8_t *rows, size_t stride, uint32_t max_rows) {
   uint32_t done = 0;
   while (done < max_rows && prog->next_row < prog->out_h) {
@@ -215,8 +239,8 @@ uint32_t mp_prog_read_rows(mp_prog *prog, uint8_t *rows, size_t stride, uint32_t
     uint8_t *out = rows + (size_t)done * stride;
     const uint8_t *y = prog->comp[0].plane + in_group * prog->comp[0].plane_w;
     if (prog->ncomp == 3) {
-      const uint8_t *cb = prog->comp[1].plane + in_group * prog->comp[1].plane_w;
-      const uint8_t *cr = prog->comp[2].plane + in_group * prog->comp[2].plane_w;
+      const uint8_t *cb = chroma_row(&prog->comp[1], in_group);
+      const uint8_t *cr = chroma_row(&prog->comp[2], in_group);
       mp_prog_ycc_to_rgba(y, cb, cr, out, prog->out_w);
     } else {
       for (uint32_t i = 0; i < prog->out_w; i++) {

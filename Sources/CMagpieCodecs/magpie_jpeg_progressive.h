@@ -17,9 +17,10 @@
 // libjpeg-turbo runs there), the same per-component IDCT scaling instead of
 // upsampling, the same YCbCr to RGB arithmetic. It takes only what it can
 // do exactly: 8-bit Huffman-coded progressive YCbCr or greyscale at 1/8 or
-// 1/4 scale (and at 1/2 when no component needs the full 8x8 IDCT: 4:4:4
-// and greyscale), when every component reaches the output size by IDCT
-// scaling alone. Anything unusual in the data (a bad Huffman code, a bogus
+// 1/4 scale (and at 1/2 when no component needs the full 8x8 IDCT: 4:4:4,
+// 4:2:2 and greyscale), when every component reaches the output size by
+// IDCT scaling alone or, for 4:2:2 chroma, by libjpeg's horizontal
+// doubling after it. Anything unusual in the data (a bad Huffman code, a bogus
 // progression, a missing restart marker, data that ends before EOI, garbage
 // between markers) makes it give up, and libjpeg decodes the image as
 // before, with its own warnings and recovery.
@@ -94,6 +95,12 @@ const int8_t *mp_prog_kept_index(int size);
 
 /// How many rows (and columns) of coefficients the IDCT of `size` keeps.
 int mp_prog_kept_count(int size);
+
+/// libjpeg's h2v1 upsampling of `width` samples to twice as many: the
+/// triangle filter (jdsample.c's h2v1_fancy_upsample, which libjpeg uses
+/// for rows of more than two samples) and plain repetition.
+void mp_prog_double_fancy(const uint8_t *in, uint32_t width, uint8_t *out);
+void mp_prog_double_plain(const uint8_t *in, uint32_t width, uint8_t *out);
 
 /// libjpeg's YCbCr to RGB arithmetic over one row of `width` pixels, into RGBA.
 void mp_prog_ycc_to_rgba(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, uint8_t *out, uint32_t width);

@@ -188,6 +188,24 @@ void mp_prog_idct(int size, const int16_t *coef, const int16_t *quant, uint8_t *
   }
 }
 
+void mp_prog_double_fancy(const uint8_t *in, uint32_t width, uint8_t *out) {
+  // Each output sample is 3/4 of its nearer input and 1/4 of the farther,
+  // rounding alternately down and up; the ends repeat the edge sample.
+  out[0] = in[0];
+  out[1] = (uint8_t)((in[0] * 3 + in[1] + 2) >> 2);
+  for (uint32_t i = 1; i + 1 < width; i++) {
+    int near = in[i] * 3;
+    out[2 * i] = (uint8_t)((near + in[i - 1] + 1) >> 2);
+    out[2 * i + 1] = (uint8_t)((near + in[i + 1] + 2) >> 2);
+  }
+  out[2 * width - 2] = (uint8_t)((in[width - 1] * 3 + in[width - 2] + 1) >> 2);
+  out[2 * width - 1] = in[width - 1];
+}
+
+void mp_prog_double_plain(const uint8_t *in, uint32_t width, uint8_t *out) {
+  for (uint32_t i = 0; i < width; i++) out[2 * i] = out[2 * i + 1] = in[i];
+}
+
 static inline uint8_t clamp255(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 void mp_prog_ycc_to_rgba(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, uint8_t *out, uint32_t width) {

@@ -45,10 +45,8 @@ typedef struct {
   int size, kept;
   /// Zigzag position -> index among a block's kept coefficients, or -1.
   int8_t slot[64];
-  /// The AC coefficients that are kept, as mask bits (MP_ZZ_BIT), and the
-  /// index among those kept of the coefficient at each mask bit.
+  /// The AC coefficients that are kept, as mask bits (MP_ZZ_BIT).
   uint64_t needed;
-  int8_t slot_of_bit[64];
   /// Blocks that hold image data, and blocks stored (whole MCUs).
   uint32_t wib, hib, bw, bh;
   int16_t *coef;
@@ -71,6 +69,13 @@ typedef struct {
   /// One iMCU row of IDCT output: v * size rows of plane_w samples.
   uint32_t plane_w;
   uint8_t *plane;
+  /// Non-zero for chroma that libjpeg doubles horizontally after the IDCT
+  /// (4:2:2), with its triangle filter ("fancy") or by repeating samples:
+  /// the samples per row it upsamples (libjpeg's downsampled_width), and a
+  /// row of the result.
+  int doubled, doubled_fancy;
+  uint32_t doubled_from;
+  uint8_t *doubled_row;
 } mp_prog_component;
 
 struct mp_prog {

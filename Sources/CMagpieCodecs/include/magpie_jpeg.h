@@ -147,9 +147,9 @@ mp_jpeg_status mp_jpeg_decoder_skip_unneeded_scans(mp_jpeg_decoder *decoder, int
 
 /// Starts decompression. A multi-scan image reads all its input here.
 ///
-/// A progressive image at 1/4 or 1/8 scale, or at 1/2 without subsampled
-/// chroma (8-bit, Huffman-coded, YCbCr or greyscale, every component scaled
-/// by its IDCT alone), is decoded by
+/// A progressive image at 1/4 or 1/8 scale, or at 1/2 without vertically
+/// subsampled chroma (8-bit, Huffman-coded, YCbCr 4:2:0, 4:2:2, 4:4:4 or
+/// greyscale), is decoded by
 /// Magpie's own progressive decoder unless set_progressive_decoder says
 /// otherwise: libjpeg-turbo's pixels on x86-64 bit for bit, in about half
 /// the time (each block's nonzero coefficients kept as a bit mask, so that

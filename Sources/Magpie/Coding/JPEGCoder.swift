@@ -30,10 +30,9 @@ import Foundation
 /// final image shows (tested at >= 40 dB PSNR against the thumbnail made
 /// from every scan).
 ///
-/// At 1/4 and 1/8 scale a progressive file whose components all reach the
-/// output size by the IDCT alone (YCbCr 4:2:0 and 4:4:4, greyscale), and
-/// at 1/2 one without subsampled chroma, is decoded by Magpie's own
-/// progressive decoder
+/// At 1/4 and 1/8 scale a progressive YCbCr 4:2:0, 4:2:2 or 4:4:4 or
+/// greyscale file, and at 1/2 one without vertically subsampled chroma, is
+/// decoded by Magpie's own progressive decoder
 /// (``usesOwnProgressiveDecoder``): libjpeg-turbo's pixels on x86-64, bit for
 /// bit, in about half the time, keeping a third of the coefficient memory.
 /// Anything it does not take, including every corrupt or cut-off file, goes

@@ -29,32 +29,37 @@ import Testing
     // Extreme quantisation.
     S.Layout(quality: 100),
     S.Layout(script: MP_TEST_SCRIPT_DEEP_REFINEMENT, quality: 3),
-    // Chroma that libjpeg upsamples (4:2:2, 4:4:0) and arithmetic coding:
-    // libjpeg's.
-    S.Layout(h: 2, v: 1, takes: false),
+    // 4:2:2: chroma doubled across after the IDCT, as libjpeg does.
+    S.Layout(h: 2, v: 1),
+    S.Layout(h: 2, v: 1, script: MP_TEST_SCRIPT_DEEP_REFINEMENT, restartInterval: 5),
+    // Chroma that libjpeg upsamples vertically (4:4:0), and arithmetic
+    // coding: libjpeg's.
     S.Layout(h: 1, v: 2, takes: false),
     S.Layout(arithmetic: true, takes: false),
   ]
 
   /// A photo crop whose edges cut through blocks and MCUs, at 1/8, 1/4 and
-  /// 1/2 (where only layouts without subsampled chroma are taken: the 8x8
-  /// IDCT is libjpeg's).
+  /// 1/2 (where 4:2:0 is not taken: its chroma needs the 8x8 IDCT, which is
+  /// libjpeg's).
   @Test(arguments: layouts)
   func photosDecodeAsLibjpegDoes(layout: S.Layout) throws {
     for (width, height) in [(301, 203), (57, 45)] {
       let data = try S.photo("garden", width: width, height: height, layout: layout)
       for denominator in [2, 4, 8] {
-        let takes = layout.takes && (denominator > 2 || (layout.h == 1 && layout.v == 1))
+        let takes = layout.takes && (denominator > 2 || layout.v == 1)
         try S.expectSameAsLibjpeg(
           data, denominator: denominator, takes: takes, "\(layout.testDescription) \(width)x\(height)")
       }
     }
   }
 
-  /// Images down to one pixel, where the reduced size rounds up.
-  @Test(arguments: [(1, 1), (8, 8), (9, 17), (16, 16), (33, 1)])
+  /// Images down to one pixel, where the reduced size rounds up (and
+  /// libjpeg doubles 4:2:2 chroma rows of one or two samples by repeating
+  /// them, not with its filter).
+  @Test(arguments: [(1, 1), (8, 8), (9, 17), (16, 16), (33, 1), (40, 3)])
   func tinyImagesDecodeAsLibjpegDoes(width: Int, height: Int) throws {
-    for layout in [S.Layout(), S.Layout(h: 1, v: 1, script: MP_TEST_SCRIPT_BANDS)] {
+    let layouts = [S.Layout(), S.Layout(h: 1, v: 1, script: MP_TEST_SCRIPT_BANDS), S.Layout(h: 2, v: 1)]
+    for layout in layouts {
       let data = try S.photo("door", width: width, height: height, layout: layout)
       for denominator in [4, 8] {
         try S.expectSameAsLibjpeg(data, denominator: denominator, takes: true, "\(width)x\(height)")
@@ -67,8 +72,9 @@ import Testing
   /// saturate (and its C IDCTs would give other pixels).
   @Test(arguments: 0..<12)
   func madeUpCoefficientsDecodeAsLibjpegDoes(seed: Int) throws {
-    let layouts = [S.Layout(), S.Layout(h: 1, v: 1), S.Layout(components: 1, h: 1, v: 1)]
-    var spec = S.spec(width: 71 + seed * 13, height: 43 + seed * 7, layout: layouts[seed % 3])
+    let layouts = [S.Layout(), S.Layout(h: 1, v: 1), S.Layout(components: 1, h: 1, v: 1), S.Layout(h: 2, v: 1)]
+    let layout = layouts[seed % 4]
+    var spec = S.spec(width: 71 + seed * 13, height: 43 + seed * 7, layout: layout)
     spec.seed = UInt32(seed + 1)
     spec.wild = seed % 4 == 3 ? 0 : 1
     spec.quality = seed % 2 == 0 ? 0 : 90
@@ -76,8 +82,22 @@ import Testing
     spec.script = [MP_TEST_SCRIPT_STANDARD, MP_TEST_SCRIPT_DEEP_REFINEMENT, MP_TEST_SCRIPT_SPLIT_DC][seed % 3]
     let data = try S.encode(spec)
     for denominator in [2, 4, 8] {
-      let takes = denominator > 2 || seed % 3 != 0
+      let takes = denominator > 2 || layout.v == 1
       try S.expectSameAsLibjpeg(data, denominator: denominator, takes: takes, "seed \(seed)")
+    }
+  }
+
+  /// 4:2:2 chroma rows of every short length: libjpeg repeats each sample
+  /// of rows of one or two and filters longer ones; random coefficients
+  /// make neighbouring chroma samples differ, so either mistake shows.
+  @Test(arguments: [2, 4, 8])
+  func narrow422RowsAreDoubledAsLibjpegDoes(denominator: Int) throws {
+    for width in stride(from: 1, through: 8 * denominator, by: max(1, denominator / 2)) {
+      var spec = S.spec(width: width, height: 24, layout: S.Layout(h: 2, v: 1))
+      spec.seed = UInt32(width)
+      spec.quality = 90
+      let data = try S.encode(spec)
+      try S.expectSameAsLibjpeg(data, denominator: denominator, takes: true, "width \(width)")
     }
   }
 
