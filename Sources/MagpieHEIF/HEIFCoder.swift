@@ -25,8 +25,10 @@ import Magpie
 /// image declares before any pixel is decoded; libheif refuses a side over
 /// 32768 pixels itself. The `colr` ICC profile (`prof`/`rICC`) is attached
 /// as ``Image/colorProfile``, unconverted: the registry converts centrally.
-/// A file whose item references form a cycle or nest too deep is refused
-/// before libheif sees it (``HEIFItemReferences``).
+/// A file whose item references form a cycle or nest too deep
+/// (``HEIFItemReferences``), or whose grid or overlay declares a canvas over
+/// ``DecodeOptions/maxPixelCount`` (``HEIFDerivedImageSizes``), is refused
+/// before libheif sees it.
 public struct HEIFCoder: ImageCoder {
   /// Creates the coder.
   public init() {}
@@ -36,8 +38,10 @@ public struct HEIFCoder: ImageCoder {
 
   /// Decodes the primary image (or a thumbnail covering the target size).
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
-    // libheif 1.15 would follow a reference cycle forever: refused first.
+    // libheif 1.15 would follow a reference cycle forever, and allocate
+    // any canvas a derived image declares: both refused first.
     try HEIFItemReferences(data).check()
+    try HEIFDerivedImageSizes(data).check(maxPixelCount: options.maxPixelCount)
     let (pixels, profile) = try HEIFFile.with(data) { file throws(MagpieError) -> (PixelBuffer, ColorProfile?) in
       let declared = file.primary.size
       let source = Self.source(for: file.primary, options: options)

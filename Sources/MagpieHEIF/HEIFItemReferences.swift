@@ -33,8 +33,8 @@ struct HEIFItemReferences {
   /// The graph of `data`'s references.
   init(_ data: Data) {
     data.withUnsafeBytes { bytes in
-      guard let meta = Self.child("meta", in: bytes, from: 0, to: bytes.count),
-        let iref = Self.child("iref", in: bytes, from: meta.lowerBound + 4, to: meta.upperBound),
+      guard let meta = HEIFBoxes.child("meta", in: bytes, from: 0, to: bytes.count),
+        let iref = HEIFBoxes.child("iref", in: bytes, from: meta.lowerBound + 4, to: meta.upperBound),
         iref.count >= 4
       else { return }
       readReferences(bytes, version: bytes[iref.lowerBound], from: iref.lowerBound + 4, to: iref.upperBound)
@@ -104,14 +104,14 @@ struct HEIFItemReferences {
     let idSize = version == 0 ? 2 : 4
     var offset = start
     while offset < end {
-      guard let header = Self.header(in: bytes, at: offset, end: end) else { return }
+      guard let header = HEIFBoxes.header(in: bytes, at: offset, end: end) else { return }
       offset += header.length
-      guard let from = Self.uint(bytes, at: offset, size: idSize, end: end).map(UInt32.init),
-        let count = Self.uint(bytes, at: offset + idSize, size: 2, end: end)
+      guard let from = HEIFBoxes.uint(bytes, at: offset, size: idSize, end: end).map(UInt32.init),
+        let count = HEIFBoxes.uint(bytes, at: offset + idSize, size: 2, end: end)
       else { return }
       offset += idSize + 2
       for _ in 0..<count {
-        guard let to = Self.uint(bytes, at: offset, size: idSize, end: end).map(UInt32.init) else { return }
+        guard let to = HEIFBoxes.uint(bytes, at: offset, size: idSize, end: end).map(UInt32.init) else { return }
         offset += idSize
         switch header.type {
         case "dimg": decodes[from, default: []].append(to)
@@ -120,45 +120,5 @@ struct HEIFItemReferences {
         }
       }
     }
-  }
-
-  /// The payload range of the first box of `type` among the boxes between
-  /// `start` and `end`.
-  private static func child(_ type: String, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int)
-    -> Range<Int>?
-  {
-    var offset = start
-    while let header = header(in: bytes, at: offset, end: end) {
-      let size = header.size == 0 ? end - offset : header.size
-      guard size >= header.length, size <= end - offset else { return nil }
-      if header.type == type { return (offset + header.length)..<(offset + size) }
-      offset += size
-    }
-    return nil
-  }
-
-  /// A box header at `offset`: its declared size (0: to the end), type and
-  /// own length (8, 16 with a 64-bit size, plus 16 for a `uuid`).
-  private static func header(in bytes: UnsafeRawBufferPointer, at offset: Int, end: Int)
-    -> (size: Int, type: String, length: Int)?
-  {
-    guard let size32 = uint(bytes, at: offset, size: 4, end: end), offset + 8 <= end else { return nil }
-    let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: Unicode.ASCII.self)
-    var size = Int(size32)
-    var length = 8
-    if size32 == 1 {
-      guard let size64 = uint(bytes, at: offset + 8, size: 8, end: end), size64 <= UInt64(Int.max) else { return nil }
-      size = Int(size64)
-      length = 16
-    }
-    if type == "uuid" { length += 16 }
-    return (size, type, length)
-  }
-
-  /// The big-endian unsigned integer of `size` bytes at `offset`, or `nil`
-  /// past `end`.
-  private static func uint(_ bytes: UnsafeRawBufferPointer, at offset: Int, size: Int, end: Int) -> UInt64? {
-    guard offset >= 0, size <= end - offset else { return nil }
-    return bytes[offset..<(offset + size)].reduce(0) { $0 << 8 | UInt64($1) }
   }
 }
