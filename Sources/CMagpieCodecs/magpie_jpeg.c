@@ -576,11 +576,8 @@ mp_jpeg_status mp_jpeg_decoder_start(mp_jpeg_decoder *dec) {
     mp_prog_result own = mp_prog_decode(cinfo, cinfo->src->next_input_byte, cinfo->src->bytes_in_buffer,
                                         dec->max_memory, dec->stop_check, dec->stop_context,
                                         dec->progressive_decoder == MP_JPEG_PROGRESSIVE_OWN_PORTABLE, &dec->prog);
-    if (own == MP_PROG_STOPPED) {
-      dec->stage = STAGE_FAILED;
-      mp_copy_message(dec->err.message, "the decode ran past its time limit");
-      return MP_JPEG_STOPPED;
-    }
+    // Within this setjmp: fails as libjpeg's progress monitor does.
+    if (own == MP_PROG_STOPPED) mp_fail((j_common_ptr)cinfo, MP_JPEG_STOPPED, "the decode ran past its time limit");
     if (own == MP_PROG_DONE) {
       dec->stage = STAGE_STARTED;
       return MP_JPEG_OK;

@@ -61,11 +61,23 @@ static int setup_component(mp_prog *prog, int ci, jpeg_component_info *info, j_d
   return 1;
 }
 
+// Whether libjpeg-turbo runs its SIMD code: JSIMD_FORCENONE=1 switches it to
+// its C code, whose IDCTs round differently. Read once, as libjpeg-turbo
+// reads it.
+static int libjpeg_uses_simd(void) {
+  static int known = -1;
+  int simd = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (simd < 0) {
+    const char *none = getenv("JSIMD_FORCENONE");
+    simd = !(none != NULL && strcmp(none, "1") == 0);
+    __atomic_store_n(&known, simd, __ATOMIC_RELAXED);
+  }
+  return simd;
+}
+
 static int eligible(j_decompress_ptr cinfo) {
-  // libjpeg-turbo's switch to its C code, whose IDCTs round differently.
-  const char *no_simd = getenv("JSIMD_FORCENONE");
-  if (no_simd != NULL && strcmp(no_simd, "1") == 0) return 0;
   if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
+  if (!libjpeg_uses_simd()) return 0;
   if (cinfo->out_color_space != JCS_EXT_RGBA || cinfo->quantize_colors) return 0;
   // 1/8, 1/4, and 1/2 where no component needs the full 8x8 IDCT (the
   // setup checks each component's size).

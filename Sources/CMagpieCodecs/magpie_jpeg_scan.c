@@ -142,7 +142,7 @@ static mp_prog_result decode_scan(mp_prog *prog, const mp_prog_scan *scan, const
   if (result != MP_PROG_DONE) return result;
   // Only the last byte's padding may be left, and a marker must follow.
   const mp_bits *b = &s.bits;
-  if (mp_bits_overran(b) || b->bits - 8 * b->pad >= 8) return MP_PROG_DECLINED;
+  if (!mp_bits_at_byte_end(b)) return MP_PROG_DECLINED;
   if (b->p + 1 >= end || b->p[0] != 0xFF || b->p[1] == 0) return MP_PROG_DECLINED;
   *pos = b->p;
   return MP_PROG_DONE;

@@ -18,13 +18,13 @@ typedef struct {
   /// (length << 8 | value) for each FAST_BITS-bit prefix that starts a
   /// code no longer than FAST_BITS; 0 for the others.
   uint16_t fast[1 << MP_HUFF_FAST_BITS];
-  /// The largest code of each length (-1 when none), and what to add to a
-  /// code of that length to index `values`.
   /// For an AC table in a refinement scan, the same for each prefix that
   /// starts a code and, when the symbol has a coefficient, its sign bit,
   /// both within FAST_BITS: total length | run << 5 | has a coefficient
   /// << 9 | positive << 10 | 1 << 15 (0 for the others).
   uint16_t refine_fast[1 << MP_HUFF_FAST_BITS];
+  /// The largest code of each length (-1 when none), and what to add to a
+  /// code of that length to index `values`.
   int32_t maxcode[17];
   int32_t offset[17];
   uint8_t values[256];
@@ -108,8 +108,7 @@ typedef struct {
   int ss, se, ah, al;
 } mp_prog_scan;
 
-/// A block's mask bit for zigzag position k: the highest for k = 0, so that
-/// the lowest position left is the highest bit left.
+/// A block's mask bit for zigzag position k.
 #define MP_ZZ_BIT(k) (1ull << (k))
 
 /// The entropy-coded data being read. The buffer holds `bits` bits from
@@ -123,6 +122,11 @@ typedef struct {
 
 /// Whether more bits were used than the data held (libjpeg would warn).
 static inline int mp_bits_overran(const mp_bits *b) { return b->bits < 8 * b->pad; }
+
+/// Whether the data read so far ends within its last byte: no bit used past
+/// the data and no whole byte left unread (libjpeg counts those as
+/// extraneous and warns), as a scan's end and a restart marker need.
+static inline int mp_bits_at_byte_end(const mp_bits *b) { return !mp_bits_overran(b) && b->bits - 8 * b->pad < 8; }
 
 /// Eight bytes from `p`, in memory order.
 static inline uint64_t mp_load64(const uint8_t *p) {
@@ -155,8 +159,6 @@ typedef struct {
 mp_prog_result mp_prog_entropy_decode_portable(mp_scan_state *s);
 mp_prog_result mp_prog_entropy_decode_bmi2(mp_scan_state *s);
 
-/// Decodes `first` (whose header libjpeg read) from its entropy-coded data
-/// at `data`, then every scan after it, up to the EOI marker.
 /// A buffer of at least `size` bytes (its size in *capacity), kept from an
 /// earlier decode when one fits; not cleared. NULL when out of memory.
 void *mp_prog_workspace_take(size_t size, size_t *capacity);
@@ -170,6 +172,8 @@ extern const uint8_t mp_reversed_byte[256];
 /// Whether the CPU has what the BMI2 entropy decoder uses.
 int mp_prog_cpu_has_bmi2(void);
 
+/// Decodes `first` (whose header libjpeg read) from its entropy-coded data
+/// at `data`, then every scan after it, up to the EOI marker.
 mp_prog_result mp_prog_run_scans(mp_prog *prog, const mp_prog_scan *first, const uint8_t *data, size_t size);
 
 #endif

@@ -1,16 +1,17 @@
 // The entropy decoding of one progressive JPEG scan (T.81 G.1.2), for
-// Magpie's scaled progressive decoder. Compiled twice: magpie_jpeg_scan.c
-// includes it with MP_SCAN_BMI2 0 (portable bit operations, any x86-64) and
-// magpie_jpeg_scan_bmi2.c with MP_SCAN_BMI2 1 (POPCNT, LZCNT, BMI1 and BMI2,
-// chosen at run time on CPUs that have them). Both make the same
-// coefficients; only the speed of their bit operations differs.
+// Magpie's scaled progressive decoder. Compiled twice:
+// magpie_jpeg_scan_portable.c includes it with MP_SCAN_BMI2 0 (portable bit
+// operations, any x86-64) and magpie_jpeg_scan_bmi2.c with MP_SCAN_BMI2 1
+// (POPCNT, LZCNT, BMI1 and BMI2, chosen at run time on CPUs that have them).
+// Both make the same coefficients; only the speed of their bit operations
+// differs.
 //
 // Each block keeps a mask of its nonzero AC coefficients with zigzag
-// position k at bit 63 - k (MP_ZZ_BIT), so that in a refinement scan the
-// next zero a run ends on is the highest set bit of the zeros left, and the
-// correction bits, read as one number whose first bit is the highest, land
-// on their coefficients with one bit deposit (PDEP) into the mask of those
-// nonzero. Nothing walks the 63 positions one by one.
+// position k at bit k (MP_ZZ_BIT), so that in a refinement scan the zero a
+// run ends on is one bit deposit (PDEP) into the zeros left, and the
+// correction bits, read as one number and reversed so that the first is
+// the lowest, land on their coefficients with one more into the mask of
+// those nonzero. Nothing walks the 63 positions one by one.
 //
 // Everything is checked the way libjpeg checks it; where libjpeg would warn,
 // recover or fail, this returns MP_PROG_DECLINED and libjpeg decodes the
@@ -79,9 +80,7 @@ MP_FN uint64_t reverse_bits(uint64_t v) {
 }
 
 // ---------------------------------------------------------------------------
-// Bits. The buffer holds `bits` bits from its top; at a marker (or the end
-// of the data) it is fed zero bytes, counted in `pad`, and the position
-// stays at the marker.
+// Bits (mp_bits: the buffer holds `bits` bits from its top).
 
 // Non-zero when some byte of `v` is 0xFF.
 MP_FN int has_ff_byte(uint64_t v) {
@@ -331,7 +330,7 @@ MP_FN int decode_block(mp_scan_state *s, int kind, mp_prog_component *c, const m
 // the marker the one expected.
 MP_FN int restart(mp_scan_state *s, int *next_marker) {
   mp_bits *b = &s->bits;
-  if (mp_bits_overran(b) || b->bits - 8 * b->pad >= 8) return 0;
+  if (!mp_bits_at_byte_end(b)) return 0;
   const uint8_t *p = b->p;
   if (p + 1 >= b->end || p[0] != 0xFF) return 0;
   while (p + 1 < b->end && p[1] == 0xFF) p++;

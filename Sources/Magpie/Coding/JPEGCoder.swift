@@ -34,7 +34,9 @@ import Foundation
 /// greyscale file, and at 1/2 one without vertically subsampled chroma, is
 /// decoded by Magpie's own progressive decoder
 /// (``usesOwnProgressiveDecoder``): libjpeg-turbo's pixels on x86-64, bit for
-/// bit, in about half the time, keeping a third of the coefficient memory.
+/// bit, in about half the time, keeping only the coefficients the reduced
+/// IDCT reads (for 4:2:0, 58 % of libjpeg's coefficient memory at 1/4 and
+/// 20 % at 1/8).
 /// Anything it does not take, including every corrupt or cut-off file, goes
 /// to libjpeg.
 ///
