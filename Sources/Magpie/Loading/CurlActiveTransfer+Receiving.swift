@@ -16,7 +16,7 @@ extension CurlActiveTransfer {
   /// become strings here.
   func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard !transfer.isCancelled else { return false }
-    deadline.touch()
+    deadline.touch(now: loop.roundStarted)
     if headDelivered {
       // Trailer fields of a chunked body: not parsed, but not without limit.
       trailerBytes += bytes.count
@@ -57,7 +57,7 @@ extension CurlActiveTransfer {
       try validator.accept(parser.head)
       deliver(.head(url: url, statusCode: statusCode, httpVersion: parser.httpVersion, lines: parser.lines))
       if transfer.collectsBody {
-        lastProgress = TransferDeadline.now()
+        lastProgress = loop.roundStarted
         // Reserved once from Content-Length (within the size cap, which
         // the validator already checked), so the body is never regrown.
         if let expected = validator.expected { body.reserve(Int(min(expected, 256 << 20))) }
@@ -73,7 +73,7 @@ extension CurlActiveTransfer {
   /// Body bytes. Returns `false` to abort the transfer.
   func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard !transfer.isCancelled, failure == nil else { return false }
-    deadline.touch()
+    deadline.touch(now: loop.roundStarted)
     if redirectTarget != nil {
       // A redirect's own body is dropped, but not without limit.
       redirectBodyBytes += bytes.count

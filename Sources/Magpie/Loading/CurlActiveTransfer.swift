@@ -103,7 +103,7 @@ final class CurlActiveTransfer {
   /// with no bytes.
   func reportProgress() {
     guard transfer.reportsProgress else { return }
-    let now = TransferDeadline.now()
+    let now = loop.roundStarted
     guard now - lastProgress >= Self.progressInterval else { return }
     lastProgress = now
     pending.append(.data(Data(), received: validator.received, expected: validator.expected))

@@ -17,6 +17,11 @@ final class CurlLoop {
   private var spareHandles: [UnsafeMutableRawPointer] = []
   /// No deadline runs out before this (monotonic nanoseconds).
   private var earliestDeadline = UInt64.max
+  /// When the current round of libcurl work began (its poll returned): the
+  /// time the callbacks record as a transfer's activity. One clock read a
+  /// round instead of one per header line and body chunk; the limits are
+  /// whole seconds, a round lasts microseconds to milliseconds.
+  private(set) var roundStarted = TransferDeadline.now()
   /// Buffers for body chunks; outlives the loop while chunks are in use.
   let chunkBuffers = ChunkBufferPool(bufferSize: CurlActiveTransfer.bufferSize, limit: 64)
   /// Buffers for whole bodies; likewise.
@@ -31,13 +36,14 @@ final class CurlLoop {
 
   func run() {
     while true {
+      let now = TransferDeadline.now()
+      roundStarted = now
       let (commands, stopping) = driver.takeCommands()
       if stopping { break }
       for command in commands { handle(command) }
       var running: Int32 = 0
       _ = curl_multi_perform(multi, &running)
       collectFinished()
-      let now = TransferDeadline.now()
       if now >= earliestDeadline { expireDeadlines(now: now) }
       for active in unflushed { active.flush() }
       unflushed.removeAll(keepingCapacity: true)
