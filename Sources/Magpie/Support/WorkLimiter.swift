@@ -8,6 +8,13 @@ import Synchronization
 /// a waiting item's priority can change through its ``Ticket``. Waiting
 /// callers are suspended, not blocked; a caller cancelled while waiting
 /// gives up its turn.
+///
+/// A thread that finishes an item goes straight on to the next waiting one,
+/// and the caller of each is resumed only when its work is done: one
+/// wake-up an item. (Handing the slot back to the next caller's task and
+/// that task dispatching its own work took three, and each wake-up can
+/// leave the woken thread queued behind a running decode while the other
+/// core idles.)
 final class WorkLimiter: Sendable {
   /// A place in the queue, handed out before the work waits, to change its
   /// priority while it waits.
@@ -15,9 +22,13 @@ final class WorkLimiter: Sendable {
     fileprivate let id: Int
   }
 
+  /// A waiting item: runs its work and resumes its caller (`true`), or
+  /// resumes its caller cancelled (`false`).
+  private typealias Job = @Sendable (_ run: Bool) -> Void
+
   private struct State {
     var queue: WorkQueue
-    var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    var jobs: [Int: Job] = [:]
     var nextID = 0
     /// Callers of ``waitUntilWaiting(_:)`` and the count each waits for.
     var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -27,6 +38,11 @@ final class WorkLimiter: Sendable {
       let waiting = queue.waitingCount
       defer { watchers.removeAll { $0.count <= waiting } }
       return watchers.filter { $0.count <= waiting }.map(\.continuation)
+    }
+
+    /// The jobs of `ids`, which the queue has just started.
+    mutating func takeJobs(_ ids: [Int]) -> [(id: Int, job: Job)] {
+      ids.compactMap { id in jobs.removeValue(forKey: id).map { (id, $0) } }
     }
   }
 
@@ -48,21 +64,30 @@ final class WorkLimiter: Sendable {
     priority: DownloadPriority = .normal, queued: ((Ticket) -> Void)? = nil,
     _ work: @escaping @Sendable () throws(MagpieError) -> T
   ) async throws(MagpieError) -> T {
-    let ticket = Ticket(
-      id: state.withLock { state in
-        defer { state.nextID += 1 }
-        return state.nextID
-      })
-    try await acquire(ticket, priority: priority, queued: queued)
-    defer { release(ticket) }
-    let result: Result<T, MagpieError> = await withCheckedContinuation { continuation in
-      queue.async {
-        do throws(MagpieError) {
-          continuation.resume(returning: .success(try work()))
-        } catch {
-          continuation.resume(returning: .failure(error))
+    let id = state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
+    }
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, MagpieError>, Never>) in
+        let job: Job = { run in
+          guard run else { return continuation.resume(returning: .failure(Self.cancelled)) }
+          do throws(MagpieError) {
+            continuation.resume(returning: .success(try work()))
+          } catch {
+            continuation.resume(returning: .failure(error))
+          }
         }
+        enqueue(id, job, priority: priority, queued: queued)
       }
+    } onCancel: {
+      let job = state.withLock { state -> Job? in
+        // Only waiting work gives up its turn; removing it frees no slot.
+        guard state.queue.isWaiting(id), let job = state.jobs.removeValue(forKey: id) else { return nil }
+        _ = state.queue.remove(id)
+        return job
+      }
+      job?(false)
     }
     return try result.get()
   }
@@ -85,44 +110,33 @@ final class WorkLimiter: Sendable {
     state.withLock { $0.queue.setPriority(ticket.id, priority) }
   }
 
-  private func acquire(
-    _ ticket: Ticket, priority: DownloadPriority, queued: ((Ticket) -> Void)?
-  ) async throws(MagpieError) {
-    let id = ticket.id
-    let granted = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-        let (now, watchers) = state.withLock { state -> (Bool?, [CheckedContinuation<Void, Never>]) in
-          // Checked under the lock the cancellation handler also takes: it
-          // either ran before (and this sees it) or finds the waiter.
-          if Task.isCancelled { return (false, []) }
-          if state.queue.enqueue(id, priority: priority).contains(id) { return (true, []) }
-          state.waiters[id] = continuation
-          return (nil, state.satisfiedWatchers())
-        }
-        for watcher in watchers { watcher.resume() }
-        if now != false { queued?(ticket) }
-        if let now { continuation.resume(returning: now) }
-      }
-    } onCancel: {
-      let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-        guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
-        // Removing work that waits frees no slot: nothing else starts.
-        _ = state.queue.remove(id)
-        return waiter
-      }
-      waiter?.resume(returning: false)
+  private static let cancelled = MagpieError(.cancelled, "cancelled while waiting to run")
+
+  private func enqueue(_ id: Int, _ job: @escaping Job, priority: DownloadPriority, queued: ((Ticket) -> Void)?) {
+    // Checked under the lock the cancellation handler also takes: it either
+    // ran before (and this sees it) or finds the job waiting.
+    let (accepted, started, watchers) = state.withLock {
+      state -> (Bool, [(id: Int, job: Job)], [CheckedContinuation<Void, Never>]) in
+      if Task.isCancelled { return (false, [], []) }
+      state.jobs[id] = job
+      let started = state.takeJobs(state.queue.enqueue(id, priority: priority))
+      return (true, started, state.satisfiedWatchers())
     }
-    guard granted else { throw MagpieError(.cancelled, "cancelled while waiting to run") }
-    if Task.isCancelled {
-      release(ticket)
-      throw MagpieError(.cancelled, "cancelled while waiting to run")
-    }
+    guard accepted else { return job(false) }
+    for watcher in watchers { watcher.resume() }
+    queued?(Ticket(id: id))
+    for item in started { queue.async { self.drain(item) } }
   }
 
-  private func release(_ ticket: Ticket) {
-    let next = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
-      state.queue.remove(ticket.id).compactMap { state.waiters.removeValue(forKey: $0) }
+  /// Runs `first`, then whatever waiting work its slot starts, on this
+  /// thread, until no work waits.
+  private func drain(_ first: (id: Int, job: Job)) {
+    var next: (id: Int, job: Job)? = first
+    while let item = next {
+      item.job(true)
+      var started = state.withLock { $0.takeJobs($0.queue.remove(item.id)) }
+      next = started.isEmpty ? nil : started.removeFirst()
+      for other in started { queue.async { self.drain(other) } }
     }
-    for waiter in next { waiter.resume(returning: true) }
   }
 }
