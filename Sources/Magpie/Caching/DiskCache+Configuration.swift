@@ -20,15 +20,19 @@ extension DiskCache {
     /// is an error, and a file declaring or holding more is treated as
     /// corrupt without being read.
     public var maximumEntrySize: Int
+    /// When stored entries reach the disk itself (default
+    /// ``DiskCacheDurability/deferred``: no flush per entry).
+    public var durability: DiskCacheDurability
 
-    /// A configuration for `directory`, with 7-day expiry, no size limit
-    /// and 64 MiB entries at most.
+    /// A configuration for `directory`, with 7-day expiry, no size limit,
+    /// 64 MiB entries at most and deferred durability.
     public init(
       directory: URL, expiration: CacheExpiration = .days(7), sizeLimit: Int? = nil, fileExtension: String? = nil,
       now: @escaping @Sendable () -> Date = { Date() }, name: String = "disk",
-      maximumEntrySize: Int = DiskCache.defaultMaximumEntrySize
+      maximumEntrySize: Int = DiskCache.defaultMaximumEntrySize, durability: DiskCacheDurability = .deferred
     ) {
       self.maximumEntrySize = maximumEntrySize
+      self.durability = durability
       self.name = name
       self.directory = directory
       self.expiration = expiration

@@ -4,7 +4,7 @@ import Foundation
 /// `metadata(forKey:)`) are the synchronous methods: called from the
 /// cache's `@concurrent` lookups they run on Swift's global executor, never
 /// on the caller's thread, without a hop to the I/O queue. Writes and
-/// removals, which `fsync` and unlink, go to the I/O queue.
+/// removals, which create, rename and unlink files, go to the I/O queue.
 extension DiskCache: ImageDataStoring {
   /// ``Configuration/name``, `"disk"` unless set.
   public var name: String { configuration.name }

@@ -17,9 +17,11 @@ import Synchronization
 ///   and a CRC-32, so a bit-flipped, truncated or old-format file is
 ///   detected on read, deleted, and reported as a miss (the pipeline then
 ///   fetches again).
-/// - Writes go to a temporary file in the same folder, are flushed with
-///   `fsync` and renamed into place: a crash, a full disk or a second process
-///   writing the same key never leaves a half file under a real name.
+/// - Writes go to a temporary file in the same folder and are renamed into
+///   place: a killed process, a full disk or a second process writing the
+///   same key never leaves a half file under a real name. Whether each is
+///   flushed to the disk first is ``Configuration/durability``; ``flush()``
+///   makes all of them durable at once.
 /// - A file's modification time is its last access; reads refresh it (when
 ///   it is more than an hour old, so hits rarely write an inode), and
 ///   ``clean()`` removes files unused for longer than the expiration, then
@@ -136,10 +138,19 @@ public final class DiskCache: Sendable {
     let path = fileURL(forKey: key).path
     let previous = configuration.sizeLimit == nil ? 0 : FileIO.status(path)?.size ?? 0
     let header = DiskCacheEntry.header(for: data)
-    try FileIO.writeAtomically(data, header: header, to: path, modifiedAt: configuration.now(), metadata: metadata)
+    try FileIO.writeAtomically(
+      data, header: header, to: path, modifiedAt: configuration.now(), metadata: metadata,
+      flush: configuration.durability == .eachEntry)
     guard let limit = configuration.sizeLimit else { return }
     let size = try currentSize(adding: header.count + data.count - previous)
     if size > limit { _ = try clean() }
+  }
+
+  /// Makes every entry stored so far durable, whatever the durability: one
+  /// `syncfs` of the file system holding the folder, which waits until the
+  /// kernel has written back all it holds for that file system. Blocking.
+  public func flush() throws(MagpieError) {
+    try FileIO.syncFileSystem(holding: configuration.directory.path)
   }
 
   /// The metadata stored with `key`'s file by ``store(_:forKey:metadata:)``,

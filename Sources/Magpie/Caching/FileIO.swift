@@ -49,13 +49,14 @@ enum FileIO {
 
   /// Writes `data` to a temporary file beside `path`, with `metadata` (when
   /// given and the file system takes user extended attributes) in
-  /// ``metadataAttribute``, flushes it to disk, stamps it `modifiedAt`,
-  /// then renames it over `path`: the bytes and their metadata appear
+  /// ``metadataAttribute``, flushes it to disk when `flush` is set, stamps
+  /// it `modifiedAt`, then renames it over `path`: the bytes and their metadata appear
   /// together or not at all. On any failure the temporary file is removed
   /// and `path` is untouched. The temporary file stays locked until renamed
   /// (see ``createLockedTemporary(_:)``).
   static func writeAtomically(
-    _ data: Data, header: [UInt8] = [], to path: String, modifiedAt date: Date, metadata: Data? = nil
+    _ data: Data, header: [UInt8] = [], to path: String, modifiedAt date: Date, metadata: Data? = nil,
+    flush: Bool = true
   ) throws(MagpieError) {
     let folder = (path as NSString).deletingLastPathComponent
     let temporary = folder + "/" + DiskCache.temporaryPrefix + randomSuffix()
@@ -69,13 +70,13 @@ enum FileIO {
       if let metadata {
         _ = metadata.withUnsafeBytes { mp_fsetxattr(fd, metadataAttribute, $0.baseAddress, $0.count) }
       }
-      guard fsync(fd) == 0 else { throw failure("flush \(path)") }
+      guard !flush || fsync(fd) == 0 else { throw failure("flush \(path)") }
       var times = [timespec(date), timespec(date)]
       _ = futimens(fd, &times)
       guard rename(temporary, path) == 0 else { throw failure("rename into \(path)") }
       closed = true
-      // After the rename: the file is in place, and a failed close (after
-      // a successful fsync) loses nothing.
+      // After the rename: the file is in place, and a failed close loses
+      // nothing (the kernel has the bytes; with `flush`, so has the disk).
       _ = close(fd)
     } catch {
       if !closed { close(fd) }
@@ -99,6 +100,15 @@ enum FileIO {
     }
     guard length >= 0 else { return nil }
     return Data(buffer[..<length])
+  }
+
+  /// Writes back everything dirty on the file system that holds `path`
+  /// (`syncfs`), so files renamed into place there survive a power loss.
+  static func syncFileSystem(holding path: String) throws(MagpieError) {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure("open folder \(path)") }
+    defer { close(fd) }
+    guard mp_syncfs(fd) == 0 else { throw failure("flush the file system holding \(path)") }
   }
 
   /// Writes all of `bytes` to `fd`; the count, or -1 on failure.
