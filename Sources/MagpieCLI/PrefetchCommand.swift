@@ -24,7 +24,9 @@ enum PrefetchCommand {
         let shown = URL(string: text).map { ": \($0.redactedDescription)" } ?? ""
         throw .usage("prefetch", "line \(number + 1) is not an http(s) URL\(shown)")
       }
-      requests.append(ImageRequest(url: url, processors: processors))
+      // The process ends when the list does: results held in memory would
+      // only grow it (a 256 px thumbnail is 256 KB of pixels).
+      requests.append(ImageRequest(url: url, processors: processors, options: [.disableMemoryCacheWrites]))
     }
     let redis = try RedisOption.parse(arguments.value("--redis"), concurrency: concurrency)
     let manager = try CLIManager.make(

@@ -40,4 +40,10 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
   /// budget, not all frames. Still images load as usual. Ignored with
   /// ``onlyLoadFirstFrame``.
   public static let decodeFramesOnDemand = ImageLoadingOptions(rawValue: 1 << 10)
+  /// Keep the result out of the memory cache (Nuke's
+  /// `disableMemoryCacheWrites`): the other tiers still store it and reads
+  /// still look in memory first. For loads whose images are not shown
+  /// soon, such as a prefetch that warms the disk: they then hold no memory
+  /// once done. With ``cacheMemoryOnly`` nothing is stored.
+  public static let disableMemoryCacheWrites = ImageLoadingOptions(rawValue: 1 << 11)
 }

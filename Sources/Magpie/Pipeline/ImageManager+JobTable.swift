@@ -85,7 +85,7 @@ extension ImageManager {
   /// the same cache behaviour.
   private func jobKey(for request: ImageRequest) -> String {
     let behaviour: ImageLoadingOptions = [
-      .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage,
+      .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage, .disableMemoryCacheWrites,
     ]
     let flags = request.options.intersection(behaviour).rawValue
     var key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter).stringValue + "\n\(flags)"

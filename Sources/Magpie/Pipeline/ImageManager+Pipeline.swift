@@ -47,7 +47,7 @@ extension ImageManager {
         if refreshing {
           return try await revalidate(job, cached: image, cacheType: processed.cacheType, metrics: &metrics)
         }
-        if processed.fillsMemory { keepInMemory(image, forKey: key) }
+        if processed.fillsMemory { keepInMemory(image, forKey: key, options: options) }
         if let fill = processed.fill { writeBehind(fill) }
         return ImageResult(image: image, cacheType: processed.cacheType, request: request, data: nil, metrics: metrics)
       }

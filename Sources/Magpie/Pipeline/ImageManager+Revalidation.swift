@@ -25,7 +25,7 @@ extension ImageManager {
         metrics.add(fetched.metrics)
         metrics.revalidated = true
         if cacheType != .memory {
-          keepInMemory(cached, forKey: key)
+          keepInMemory(cached, forKey: key, options: request.options)
         }
         return ImageResult(image: cached, cacheType: cacheType, request: request, data: nil, metrics: metrics)
       }

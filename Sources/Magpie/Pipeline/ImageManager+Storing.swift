@@ -20,7 +20,7 @@ extension ImageManager {
     let cache = configuration.cache
     let clock = ContinuousClock()
     let start = clock.now
-    keepInMemory(image, forKey: key)
+    keepInMemory(image, forKey: key, options: request.options)
     guard !request.options.contains(.cacheMemoryOnly), !cache.tiers.isEmpty else {
       metrics.cacheWrite += clock.now - start
       return
@@ -53,8 +53,9 @@ extension ImageManager {
   }
 
   /// Stores `image` in the memory cache without its encoded bytes, which
-  /// the disk cache keeps.
-  func keepInMemory(_ image: Image, forKey key: ImageCacheKey) {
+  /// the disk cache keeps, unless `options` disable memory-cache writes.
+  func keepInMemory(_ image: Image, forKey key: ImageCacheKey, options: ImageLoadingOptions) {
+    guard !options.contains(.disableMemoryCacheWrites) else { return }
     var copy = image
     copy.originalData = nil
     configuration.cache.memoryCache.setValue(copy, forKey: key.stringValue, cost: image.byteCount)

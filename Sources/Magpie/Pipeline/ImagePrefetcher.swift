@@ -1,7 +1,9 @@
 /// Loads a list of images into the caches ahead of need, at low priority
 /// and with its own concurrency limit (SDWebImagePrefetcher, Kingfisher's
 /// ImagePrefetcher). Images already cached (memory or disk) are skipped
-/// without loading them.
+/// without loading them. To warm only the disk and the other tiers (Nuke's
+/// `.diskCache` destination), give the requests
+/// ``ImageLoadingOptions/disableMemoryCacheWrites``.
 public final class ImagePrefetcher: Sendable {
   /// Where a prefetch stands.
   public struct Progress: Sendable, Equatable {

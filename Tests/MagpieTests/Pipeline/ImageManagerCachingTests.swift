@@ -78,6 +78,31 @@ import Testing
         == .memory)
   }
 
+  @Test func disabledMemoryWritesStoreOnDiskOnly() async throws {
+    loader.script(url("d.png"), .respond(body: try png()))
+    let manager = try manager()
+    let memory = manager.configuration.cache.memoryCache
+    let options: ImageLoadingOptions = [.disableMemoryCacheWrites]
+    let processors: [any ImageProcessor] = [InvertProcessor()]
+    let loaded = try await manager.image(for: ImageRequest(url: url("d.png"), processors: processors, options: options))
+    #expect(loaded.cacheType == .none)
+    await manager.waitForPendingWrites()
+    #expect(memory.count == 0)
+    // From the disk, and again not kept in memory; a plain load keeps it.
+    let fromDisk = try await manager.image(
+      for: ImageRequest(url: url("d.png"), processors: processors, options: options))
+    #expect(fromDisk.cacheType == .disk)
+    #expect(fromDisk.image.pixels == loaded.image.pixels)
+    #expect(memory.count == 0)
+    let plain = try await manager.image(for: ImageRequest(url: url("d.png"), processors: processors))
+    #expect(plain.cacheType == .disk)
+    #expect(memory.count == 1)
+    // Reads still look in memory first.
+    let hit = try await manager.image(for: ImageRequest(url: url("d.png"), processors: processors, options: options))
+    #expect(hit.cacheType == .memory)
+    #expect(loader.startedURLs.count == 1)
+  }
+
   @Test func aMemoryHitCompletesBeforeLoadImageReturnsWhenImmediate() async throws {
     loader.script(url("m.png"), .respond(body: try png()))
     let manager = try manager()
