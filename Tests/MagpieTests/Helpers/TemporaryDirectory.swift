@@ -1,5 +1,18 @@
 import CMagpieCodecs
 import Foundation
+import Synchronization
+
+/// Every folder ``TemporaryDirectory`` made in this process, removed once
+/// more at exit: a write-behind store a test did not wait for can land
+/// while `deinit` removes the folder, which then fails with the folder not
+/// empty and would stay behind in /tmp.
+private let madeFolders = Mutex<[URL]>([])
+
+private let sweepAtExit: Void = {
+  atexit {
+    for url in madeFolders.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+  }
+}()
 
 /// A fresh folder under the system's temporary directory, removed when the
 /// value is released.
@@ -9,6 +22,8 @@ final class TemporaryDirectory {
   init() throws {
     url = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    sweepAtExit
+    madeFolders.withLock { $0.append(url) }
   }
 
   /// A path inside the folder.
@@ -28,6 +43,9 @@ final class TemporaryDirectory {
   }
 
   deinit {
-    try? FileManager.default.removeItem(at: url)
+    // Forgotten only once gone, so the sweep at exit retries a failure.
+    if (try? FileManager.default.removeItem(at: url)) != nil {
+      madeFolders.withLock { folders in folders.removeAll { $0 == url } }
+    }
   }
 }
