@@ -56,7 +56,8 @@ enum JPEGThumbnailDecoder {
     var orientation: ImageOrientation
     var isPartial: Bool
     /// Whether both kernel passes already ran (the row pass band by band
-    /// as decoding went): `pixels` is then the fitted thumbnail.
+    /// as decoding went, or over the turned copy of a rotated image):
+    /// `pixels` is then the fitted thumbnail.
     var isResampled = false
     /// The colour conversion still to run (a CMYK one ran while decoding).
     var color = JPEGColorPlan()
@@ -71,8 +72,8 @@ enum JPEGThumbnailDecoder {
   /// that fits `box`, with `reducingGap`, and the scan and progressive
   /// decoder choices of `coder`. With a `kernel`, an upright
   /// image also gets that kernel's row pass to the fitted width, run band
-  /// by band as decoding goes, and then the column pass (see
-  /// ``Reduced/isResampled``).
+  /// by band as decoding goes, and then the column pass, and a rotated one
+  /// both passes over its turned copy (see ``Reduced/isResampled``).
   static func decode(
     _ bytes: UnsafeRawBufferPointer, fitting box: PixelSize, options: DecodeOptions, reducingGap: Double?,
     coder: JPEGCoder, kernel: ResamplingKernel? = nil
@@ -131,6 +132,25 @@ enum JPEGThumbnailDecoder {
         return Resampler.convolveColumns(horizontal, width: target.width, stride: rowBytes, opaque: true, columnWeights)
       }
       isResampled = true
+    } else if let kernel, applied != .up {
+      // Turned images: the reduced image, its upright copy and the pass
+      // between the kernel's two all live in pooled scratch, so only the
+      // thumbnail is fresh memory (the same pixels as turning a whole
+      // reduced image, then resampling it).
+      let stored = PixelSize(width: outW, height: outH)
+      if applied.swapsDimensions { (extentX, extentY) = (extentY, extentX) }
+      let (turnedExtentX, turnedExtentY) = (extentX, extentY)
+      reduced = try Resampler.scratch.withBuffer(holding: outW * outH * PixelBuffer.bytesPerPixel) {
+        (storedPixels: UnsafeMutableRawPointer) throws(MagpieError) -> PixelBuffer in
+        try geometry.read(decompressor, into: storedPixels) { _, _ in }
+        return Resampler.scratch.withBuffer(holding: outW * outH * PixelBuffer.bytesPerPixel) { turned in
+          PixelBuffer.turn(storedPixels, size: stored, stride: outW * PixelBuffer.bytesPerPixel, applied, into: turned)
+          return Resampler.convolveOpaque(
+            turned, size: applied.displayedSize(of: stored), extentX: turnedExtentX, extentY: turnedExtentY,
+            to: target, kernel: kernel)
+        }
+      }
+      isResampled = true
     } else {
       reduced = try PixelBuffer(uninitializedWidth: outW, height: outH, alpha: .premultiplied) {
         (out: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
@@ -141,7 +161,7 @@ enum JPEGThumbnailDecoder {
     decompressor.finish()
     let isPartial = decompressor.isIncomplete
     if isPartial && !options.allowsPartialImage { throw decompressor.truncationError }
-    if applied != .up {
+    if applied != .up && !isResampled {
       reduced = reduced.applying(applied)
       if applied.swapsDimensions { (extentX, extentY) = (extentY, extentX) }
     }

@@ -17,24 +17,84 @@ extension Resampler {
   /// them, in cache, instead of in a whole-image pass of their own.
   static func convolveRows(_ source: PixelBuffer, _ weights: ResamplingWeights) -> PixelBuffer {
     let premultiplies = source.alphaRepresentation == .straight && !source.isOpaque
-    let width = weights.outputCount
-    let height = source.height
     let opaque = source.isOpaque
-    return PixelBuffer(uninitializedWidth: width, height: height, alpha: .premultiplied) { out in
+    return PixelBuffer(uninitializedWidth: weights.outputCount, height: source.height, alpha: .premultiplied) { out in
       source.withUnsafeBytes { raw in
-        weights.pairs.withUnsafeBytes { pairs in
-          weights.starts.withUnsafeBufferPointer { starts in
-            let pass = RowPass(
-              source: raw.baseAddress!, sourceWidth: source.width, stride: source.bytesPerRow,
-              destination: out.baseAddress!, width: width, pairCount: weights.pairCount,
-              starts: starts.baseAddress!, weights: pairs.baseAddress!, premultiplies: premultiplies)
-            RowParallelism.run(height, costPerRow: width * weights.taps + source.width) { rows in
-              pass.run(rows, opaque: opaque)
-            }
-          }
-        }
+        rowPass(
+          raw.baseAddress!, width: source.width, height: source.height, stride: source.bytesPerRow,
+          into: out.baseAddress!, opaque: opaque, premultiplies: premultiplies, weights)
       }
       return opaque
+    }
+  }
+
+  /// The row pass from `height` rows of `width` pixels at `source`,
+  /// `stride` bytes apart, into packed rows at `destination`.
+  static func rowPass(
+    _ source: UnsafeRawPointer, width sourceWidth: Int, height: Int, stride: Int,
+    into destination: UnsafeMutableRawPointer, opaque: Bool, premultiplies: Bool = false, _ weights: ResamplingWeights
+  ) {
+    let width = weights.outputCount
+    weights.pairs.withUnsafeBytes { pairs in
+      weights.starts.withUnsafeBufferPointer { starts in
+        let pass = RowPass(
+          source: source, sourceWidth: sourceWidth, stride: stride, destination: destination, width: width,
+          pairCount: weights.pairCount, starts: starts.baseAddress!, weights: pairs.baseAddress!,
+          premultiplies: premultiplies)
+        RowParallelism.run(height, costPerRow: width * weights.taps + sourceWidth) { rows in
+          pass.run(rows, opaque: opaque)
+        }
+      }
+    }
+  }
+
+  /// ``convolve(_:extentX:extentY:to:kernel:)`` over the opaque pixels of
+  /// `size` at `source` (packed rows), with the image between the two
+  /// passes in ``scratch``: only the result is fresh memory. The same
+  /// passes in the same order, so the same pixels.
+  static func convolveOpaque(
+    _ source: UnsafeRawPointer, size: PixelSize, extentX: Double, extentY: Double, to target: PixelSize,
+    kernel: ResamplingKernel
+  ) -> PixelBuffer {
+    let stride = size.width * PixelBuffer.bytesPerPixel
+    let needsRows = size.width != target.width || extentX != Double(target.width)
+    let needsColumns = size.height != target.height || extentY != Double(target.height)
+    func rowWeights() -> ResamplingWeights {
+      ResamplingWeightsCache.weights(
+        inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel)
+    }
+    func columnWeights() -> ResamplingWeights {
+      ResamplingWeightsCache.weights(
+        inputCount: size.height, inputExtent: extentY, outputCount: target.height, kernel: kernel)
+    }
+    func rows(from pixels: UnsafeRawPointer, height: Int) -> PixelBuffer {
+      PixelBuffer(uninitializedWidth: target.width, height: height, alpha: .premultiplied) { out in
+        rowPass(
+          pixels, width: size.width, height: height, stride: stride, into: out.baseAddress!, opaque: true, rowWeights())
+        return true
+      }
+    }
+    switch (needsRows, needsColumns) {
+    case (false, false):
+      return PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .premultiplied) { out in
+        out.copyMemory(from: UnsafeRawBufferPointer(start: source, count: out.count))
+        return true
+      }
+    case (true, false): return rows(from: source, height: size.height)
+    case (false, true): return convolveColumns(source, width: size.width, stride: stride, opaque: true, columnWeights())
+    case (true, true):
+      guard runsRowsFirst(size, extentX: extentX, extentY: extentY, to: target) else {
+        return scratch.withBuffer(holding: stride * target.height) { between in
+          columnPass(source, width: size.width, stride: stride, into: between, opaque: true, columnWeights())
+          return rows(from: between, height: target.height)
+        }
+      }
+      let rowBytes = target.width * PixelBuffer.bytesPerPixel
+      return scratch.withBuffer(holding: rowBytes * size.height) { between in
+        rowPass(
+          source, width: size.width, height: size.height, stride: stride, into: between, opaque: true, rowWeights())
+        return convolveColumns(between, width: target.width, stride: rowBytes, opaque: true, columnWeights())
+      }
     }
   }
 
@@ -54,17 +114,27 @@ extension Resampler {
   static func convolveColumns(
     _ source: UnsafeRawPointer, width: Int, stride: Int, opaque: Bool, _ weights: ResamplingWeights
   ) -> PixelBuffer {
-    let height = weights.outputCount
-    return PixelBuffer(uninitializedWidth: width, height: height, alpha: .premultiplied) { out in
-      weights.fixed.withUnsafeBytes { fixed in
-        weights.starts.withUnsafeBufferPointer { starts in
-          let pass = ColumnPass(
-            source: source, stride: stride, destination: out.baseAddress!, rowBytes: width * 4, taps: weights.taps,
-            starts: starts.baseAddress!, weights: fixed.baseAddress!)
-          RowParallelism.run(height, costPerRow: width * weights.taps) { rows in pass.run(rows, opaque: opaque) }
+    PixelBuffer(uninitializedWidth: width, height: weights.outputCount, alpha: .premultiplied) { out in
+      columnPass(source, width: width, stride: stride, into: out.baseAddress!, opaque: opaque, weights)
+      return opaque
+    }
+  }
+
+  /// The column pass from rows of `width` pixels at `source`, `stride`
+  /// bytes apart, into `weights.outputCount` packed rows at `destination`.
+  static func columnPass(
+    _ source: UnsafeRawPointer, width: Int, stride: Int, into destination: UnsafeMutableRawPointer, opaque: Bool,
+    _ weights: ResamplingWeights
+  ) {
+    weights.fixed.withUnsafeBytes { fixed in
+      weights.starts.withUnsafeBufferPointer { starts in
+        let pass = ColumnPass(
+          source: source, stride: stride, destination: destination, rowBytes: width * 4, taps: weights.taps,
+          starts: starts.baseAddress!, weights: fixed.baseAddress!)
+        RowParallelism.run(weights.outputCount, costPerRow: width * weights.taps) { rows in
+          pass.run(rows, opaque: opaque)
         }
       }
-      return opaque
     }
   }
 
