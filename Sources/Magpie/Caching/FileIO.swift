@@ -50,8 +50,8 @@ enum FileIO {
   /// Writes `data` to a temporary file beside `path`, with `metadata` (when
   /// given and the file system takes user extended attributes) in
   /// ``metadataAttribute``, flushes it to disk when `flush` is set, stamps
-  /// it `modifiedAt`, then renames it over `path`: the bytes and their metadata appear
-  /// together or not at all. On any failure the temporary file is removed
+  /// it `modifiedAt`, then renames it over `path`: the bytes and their
+  /// metadata appear together or not at all. On any failure the temporary file is removed
   /// and `path` is untouched. The temporary file stays locked until renamed
   /// (see ``createLockedTemporary(_:)``).
   static func writeAtomically(

@@ -138,16 +138,16 @@ enum JPEGThumbnailDecoder {
       // thumbnail is fresh memory (the same pixels as turning a whole
       // reduced image, then resampling it).
       let stored = PixelSize(width: outW, height: outH)
+      let storedBytes = outW * outH * PixelBuffer.bytesPerPixel
       if applied.swapsDimensions { (extentX, extentY) = (extentY, extentX) }
-      let (turnedExtentX, turnedExtentY) = (extentX, extentY)
-      reduced = try Resampler.scratch.withBuffer(holding: outW * outH * PixelBuffer.bytesPerPixel) {
+      reduced = try Resampler.scratch.withBuffer(holding: storedBytes) {
         (storedPixels: UnsafeMutableRawPointer) throws(MagpieError) -> PixelBuffer in
         try geometry.read(decompressor, into: storedPixels) { _, _ in }
-        return Resampler.scratch.withBuffer(holding: outW * outH * PixelBuffer.bytesPerPixel) { turned in
+        return Resampler.scratch.withBuffer(holding: storedBytes) { turned in
           PixelBuffer.turn(storedPixels, size: stored, stride: outW * PixelBuffer.bytesPerPixel, applied, into: turned)
           return Resampler.convolveOpaque(
-            turned, size: applied.displayedSize(of: stored), extentX: turnedExtentX, extentY: turnedExtentY,
-            to: target, kernel: kernel)
+            turned, size: applied.displayedSize(of: stored), extentX: extentX, extentY: extentY, to: target,
+            kernel: kernel)
         }
       }
       isResampled = true
