@@ -43,7 +43,17 @@ public final class DiskCache: Sendable {
 
   /// The configuration this cache was opened with.
   public let configuration: Configuration
-  private let queue = DispatchQueue(label: "magpie.disk-cache", qos: .userInitiated, attributes: .concurrent)
+  let queue = DispatchQueue(label: "magpie.disk-cache", qos: .userInitiated, attributes: .concurrent)
+  /// Stores and removals without a flush, one at a time: the kernel takes
+  /// the folder's lock for each create, rename and unlink anyway, and a
+  /// second writer waiting for it spins on a core that could be decoding.
+  let writeQueue: DispatchQueue = {
+    let queue = DispatchQueue(label: "magpie.disk-cache.writes", qos: .userInitiated)
+    queue.setSpecific(key: DiskCache.onWriteQueue, value: true)
+    return queue
+  }()
+  /// Set on the serial write queue, so a test can tell where a write ran.
+  static let onWriteQueue = DispatchSpecificKey<Bool>()
   /// Bytes this process believes the folder holds; `nil` until first counted.
   /// Other processes writing the same folder make it drift, which ``clean()``
   /// corrects by counting again.
@@ -244,23 +254,6 @@ public final class DiskCache: Sendable {
   /// The number of cached files.
   public func count() throws(MagpieError) -> Int {
     try FileIO.listFiles(configuration.directory.path).count
-  }
-
-  /// Runs `work` on the cache's I/O queue and returns its result, so the
-  /// caller's thread never blocks on the disk.
-  public func perform<T: Sendable>(
-    _ work: @escaping @Sendable (DiskCache) throws(MagpieError) -> T
-  ) async throws(MagpieError) -> T {
-    let result: Result<T, MagpieError> = await withCheckedContinuation { continuation in
-      queue.async {
-        do throws(MagpieError) {
-          continuation.resume(returning: .success(try work(self)))
-        } catch {
-          continuation.resume(returning: .failure(error))
-        }
-      }
-    }
-    return try result.get()
   }
 
   private func currentSize(adding delta: Int) throws(MagpieError) -> Int {

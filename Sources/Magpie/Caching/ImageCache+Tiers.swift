@@ -93,7 +93,7 @@ extension ImageCache {
   /// The serializer's bytes for `image`, made off the caller's thread.
   @concurrent
   func encode(_ image: Image, original: Data?, key: ImageCacheKey) async throws(MagpieError) -> Data {
-    guard let data = serializer.data(with: image, original: original) else {
+    guard let data = CodecLoad.shared.counting({ serializer.data(with: image, original: original) }) else {
       throw MagpieError(.encodingFailed, "the cache serializer could not encode the image for \(key)")
     }
     return data
