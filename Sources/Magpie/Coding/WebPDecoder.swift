@@ -16,8 +16,9 @@ enum WebPDecoder {
   /// averages premultiplied colour and divides it back, so a shrunk image
   /// shows no dark fringes and is already at its final size.
   ///
-  /// `threads` lets libwebp filter big lossy images on a second thread;
-  /// animation frames, decoded one after another, do without.
+  /// `threads` lets libwebp reconstruct and filter big lossy images on a
+  /// second thread while a core is idle (``CodecLoad``); animation frames,
+  /// decoded one after another, do without.
   static func decodeStill(
     _ bytes: UnsafeRawBufferPointer, orientation: ImageOrientation, options: DecodeOptions, threads: Bool = true
   ) throws(MagpieError) -> PixelBuffer {
@@ -40,9 +41,11 @@ enum WebPDecoder {
     }
     try options.checkPixelLimit(decoded: output, declared: stored)
     let hasAlpha = config.input.has_alpha != 0
-    // libwebp filters and converts lossy rows on a second thread: worth it
-    // for images big enough to amortise starting it.
-    config.options.use_threads = threads && stored.pixelCount >= 256 * 256 ? 1 : 0
+    // libwebp reconstructs and converts lossy rows on a second thread:
+    // worth it for images big enough to amortise starting it, on a core
+    // that would otherwise idle.
+    let helper = threads && stored.pixelCount >= 256 * 256 && CodecLoad.shared.hasIdleCore
+    config.options.use_threads = helper ? 1 : 0
     config.output.colorspace = MODE_RGBA
     config.output.is_external_memory = 1
     return try PixelBuffer(uninitializedWidth: output.width, height: output.height, alpha: .straight) {

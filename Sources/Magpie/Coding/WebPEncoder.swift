@@ -37,7 +37,8 @@ enum WebPEncoder {
       config.lossless = 1
       config.exact = 1
     }
-    config.thread_level = 1
+    // Analysis and alpha on a helper thread, while a core would idle.
+    config.thread_level = CodecLoad.shared.hasIdleCore ? 1 : 0
     guard WebPValidateConfig(&config) != 0 else {
       throw MagpieError(.encodingFailed, "libwebp rejected the encoder settings (quality \(options.quality))")
     }

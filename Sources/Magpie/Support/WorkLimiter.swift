@@ -73,7 +73,7 @@ final class WorkLimiter: Sendable {
         let job: Job = { run in
           guard run else { return continuation.resume(returning: .failure(Self.cancelled)) }
           do throws(MagpieError) {
-            continuation.resume(returning: .success(try work()))
+            continuation.resume(returning: .success(try CodecLoad.shared.counting(work)))
           } catch {
             continuation.resume(returning: .failure(error))
           }
