@@ -85,7 +85,9 @@ public final class DiskCache: Sendable {
 
   /// The file that holds `key`'s bytes (whether or not it exists).
   public func fileURL(forKey key: String) -> URL {
-    configuration.directory.appendingPathComponent(fileName(forKey: key))
+    // Saying it is a file spares Foundation a `stat` to find out, which
+    // waits for the folder lock while another writer creates a file.
+    configuration.directory.appendingPathComponent(fileName(forKey: key), isDirectory: false)
   }
 
   /// The file name for `key`: 64 hex digits of SHA-256, and the extension.

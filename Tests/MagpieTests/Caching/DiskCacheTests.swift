@@ -81,6 +81,20 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["ns"])
   }
 
+  /// The name comes from the key alone: what is on disk under it (here a
+  /// folder, which once made Foundation's inferred URL a folder's) does not
+  /// change the URL, and finding the URL reads nothing from the disk.
+  @Test func entryURLsAreFilesWhateverTheDiskHolds() throws {
+    let dir = try TemporaryDirectory()
+    let cache = try makeCache(dir)
+    let before = cache.fileURL(forKey: "k")
+    try FileManager.default.createDirectory(at: before, withIntermediateDirectories: false)
+    let after = cache.fileURL(forKey: "k")
+    #expect(!before.hasDirectoryPath)
+    #expect(!after.hasDirectoryPath)
+    #expect(after == before)
+  }
+
   @Test func fileExtensionIsAppended() throws {
     let dir = try TemporaryDirectory()
     let cache = try DiskCache(configuration: .init(directory: dir.url, fileExtension: "png"))
