@@ -24,8 +24,30 @@ final class ValidatorStore: Sendable {
       if etag == nil && lastModified == nil { return nil }
     }
 
-    /// The validators as disk-entry metadata.
-    var encoded: Data? { try? JSONEncoder().encode(self) }
+    /// The validators as disk-entry metadata: a JSON object that
+    /// ``init(encoded:)`` reads back. Written here, not by `JSONEncoder`,
+    /// which took longer than the rest of a store's bookkeeping.
+    var encoded: Data? {
+      var fields: [String] = []
+      if let etag { fields.append("\"etag\":" + Self.quoted(etag)) }
+      if let lastModified { fields.append("\"lastModified\":" + Self.quoted(lastModified)) }
+      return Data(("{" + fields.joined(separator: ",") + "}").utf8)
+    }
+
+    /// `text` as a JSON string (RFC 8259, section 7).
+    private static func quoted(_ text: String) -> String {
+      var out = "\""
+      for scalar in text.unicodeScalars {
+        switch scalar.value {
+        case 0x22: out += "\\\""
+        case 0x5C: out += "\\\\"
+        case 0..<0x20:
+          out += "\\u00" + String(scalar.value >> 4, radix: 16) + String(scalar.value & 15, radix: 16)
+        default: out.unicodeScalars.append(scalar)
+        }
+      }
+      return out + "\""
+    }
 
     /// Validators read back from disk-entry metadata.
     init?(encoded: Data) {

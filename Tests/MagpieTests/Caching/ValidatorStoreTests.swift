@@ -16,6 +16,24 @@ import Testing
     return try #require(ValidatorStore.Validators(response))
   }
 
+  /// Validators made by JSONEncoder from awkward header text survive the
+  /// hand-written encoding, read back by JSONDecoder.
+  @Test(arguments: [
+    ["etag": "W/\"6b12-39a0a\"", "lastModified": "Fri, 04 Dec 2026 05:15:00 GMT"],
+    ["etag": "back\\slash \"quote\" tab\t nul\u{0} esc\u{1B} del\u{7F}"],
+    ["lastModified": "caf\u{E9} \u{1F600} line\nbreak /slash"],
+    ["etag": ""],
+  ])
+  func metadataEncodingRoundTrips(_ fields: [String: String]) throws {
+    let reference = try #require(ValidatorStore.Validators(encoded: try JSONEncoder().encode(fields)))
+    #expect(reference.etag == fields["etag"])
+    #expect(reference.lastModified == fields["lastModified"])
+    let encoded = try #require(reference.encoded)
+    #expect(ValidatorStore.Validators(encoded: encoded) == reference)
+    let object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: String])
+    #expect(object == fields)
+  }
+
   @Test func memoryKeepsOnlyTheMostRecentEntriesAndTheDiskTheRest() async throws {
     let dir = try TemporaryDirectory()
     let cache = ImageCache(
