@@ -91,7 +91,7 @@ def peer(listfile, out, concurrency):
     pool.shutdown()
 
 
-def run(magpie, copies=20, concurrency=6, rounds=3):
+def run(magpie, copies=20, concurrency=6, rounds=5):
     samples = network_bench.SAMPLES
     names = sorted(n for n in os.listdir(samples)
                    if n.lower().endswith(network_bench.IMAGE_EXTENSIONS) and not n.startswith("pan-"))
