@@ -57,8 +57,6 @@ extension Resampler {
     kernel: ResamplingKernel
   ) -> PixelBuffer {
     let stride = size.width * PixelBuffer.bytesPerPixel
-    let needsRows = size.width != target.width || extentX != Double(target.width)
-    let needsColumns = size.height != target.height || extentY != Double(target.height)
     func rowWeights() -> ResamplingWeights {
       ResamplingWeightsCache.weights(
         inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel)
@@ -74,7 +72,7 @@ extension Resampler {
         return true
       }
     }
-    switch (needsRows, needsColumns) {
+    switch neededPasses(size, extentX: extentX, extentY: extentY, to: target) {
     case (false, false):
       return PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .premultiplied) { out in
         out.copyMemory(from: UnsafeRawBufferPointer(start: source, count: out.count))

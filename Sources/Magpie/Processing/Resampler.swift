@@ -90,14 +90,25 @@ public enum Resampler {
     return rowsFirst <= columnsFirst * 1.05
   }
 
+  /// Which of the kernel's passes resampling `size` pixels spanning
+  /// `extentX` × `extentY` to `target` needs: a pass is skipped only when
+  /// its axis keeps its size and its content spans all of it. One rule for
+  /// every form of the convolution, so they make the same pixels.
+  static func neededPasses(
+    _ size: PixelSize, extentX: Double, extentY: Double, to target: PixelSize
+  ) -> (rows: Bool, columns: Bool) {
+    (
+      size.width != target.width || extentX != Double(target.width),
+      size.height != target.height || extentY != Double(target.height)
+    )
+  }
+
   /// The kernel passes over 8-bit pixels whose content spans `extentX` ×
   /// `extentY` source pixels (less than the buffer when a box reduce left
   /// partial blocks).
   static func convolve(
     _ image: PixelBuffer, extentX: Double, extentY: Double, to size: PixelSize, kernel: ResamplingKernel
   ) -> PixelBuffer {
-    let needsRows = image.width != size.width || extentX != Double(size.width)
-    let needsColumns = image.height != size.height || extentY != Double(size.height)
     let rows = { (image: PixelBuffer) in
       convolveRows(
         image,
@@ -111,7 +122,7 @@ public enum Resampler {
         ResamplingWeightsCache.weights(
           inputCount: image.height, inputExtent: extentY, outputCount: size.height, kernel: kernel))
     }
-    switch (needsRows, needsColumns) {
+    switch neededPasses(image.size, extentX: extentX, extentY: extentY, to: size) {
     case (true, true):
       let rowsFirst = runsRowsFirst(image.size, extentX: extentX, extentY: extentY, to: size)
       return rowsFirst ? columns(rows(image)) : rows(columns(image))
