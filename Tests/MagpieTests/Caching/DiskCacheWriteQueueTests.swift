@@ -26,7 +26,10 @@ import Testing
   }
 
   /// The first write waits for the second to start: on a serial queue it
-  /// would wait out its 10 s limit and the test would fail.
+  /// would wait out its limit and the test would fail. The limit is long
+  /// because the test's own task, among the whole suite on two cores, can
+  /// wait many seconds for a thread before it submits the second (10 s
+  /// once failed in CI that way).
   @Test func flushingWritesOverlap() async throws {
     let dir = try TemporaryDirectory()
     let cache = try makeCache(dir, .eachEntry)
@@ -34,7 +37,7 @@ import Testing
     let firstStarted = DispatchSemaphore(value: 0)
     async let first: DispatchTimeoutResult = cache.performWrite { _ in
       _ = firstStarted.signal()
-      return secondStarted.wait(timeout: .now() + 10)
+      return secondStarted.wait(timeout: .now() + 120)
     }
     // Only once the first runs, so the second cannot take its place.
     await Self.wait(for: firstStarted)
