@@ -27,14 +27,22 @@ public final class CurlDataLoader: DataLoading {
 
   /// A loader with `configuration`. If libcurl cannot start, every load
   /// fails with ``MagpieError/Code/network``.
-  public init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
+  public convenience init(configuration: DataLoaderConfiguration = DataLoaderConfiguration()) {
+    self.init(configuration: configuration, idlePoll: .seconds(5))
+  }
+
+  /// A loader whose threads, with nothing to wait for, still look at
+  /// their commands every `idlePoll`: a safety net for a lost wake-up.
+  /// Tests make it long, so that a lost wake-up hangs rather than costs
+  /// seconds that only a timed test would see.
+  init(configuration: DataLoaderConfiguration, idlePoll: Duration) {
     self.configuration = configuration
     let shares = CurlDriverBalance.shares(
       maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
       cores: ProcessInfo.processInfo.activeProcessorCount)
     var drivers: [CurlMultiDriver] = []
     for connections in shares {
-      guard let driver = try? CurlMultiDriver(maximumConnectionsPerHost: connections) else { break }
+      guard let driver = try? CurlMultiDriver(maximumConnectionsPerHost: connections, idlePoll: idlePoll) else { break }
       drivers.append(driver)
     }
     self.drivers = drivers

@@ -236,12 +236,13 @@ final class CurlLoop {
   private func pollTimeout(now: UInt64) -> Int32 {
     var curlTimeout = -1
     _ = curl_multi_timeout(multi, &curlTimeout)
-    var timeout = curlTimeout < 0 ? 5_000 : min(curlTimeout, 5_000)
+    let idle = driver.idlePollMilliseconds
+    var timeout = curlTimeout < 0 ? idle : min(curlTimeout, idle)
     if earliestDeadline != .max {
       let untilDeadline = earliestDeadline > now ? Int((earliestDeadline - now) / 1_000_000) + 1 : 0
       timeout = min(timeout, untilDeadline)
     }
-    return Int32(timeout)
+    return Int32(clamping: timeout)
   }
 
   private func shutDown() {

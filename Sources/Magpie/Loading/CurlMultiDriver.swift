@@ -28,15 +28,19 @@ final class CurlMultiDriver: Sendable {
   /// The multi handle; only the libcurl thread uses it, except for wakeups.
   let multi: UncheckedSendable<UnsafeMutableRawPointer>
   private let inbox = Lock(Inbox())
+  /// The longest the thread sleeps in `curl_multi_poll` without a wakeup,
+  /// in milliseconds (see ``CurlDataLoader/init(configuration:idlePoll:)``).
+  let idlePollMilliseconds: Int
 
   /// Starts the libcurl thread; fails when libcurl cannot start.
-  init(maximumConnectionsPerHost: Int) throws(MagpieError) {
+  init(maximumConnectionsPerHost: Int, idlePoll: Duration = .seconds(5)) throws(MagpieError) {
     guard Self.globalInit == CURLE_OK, let handle = curl_multi_init() else {
       throw MagpieError(.network, "libcurl could not start (curl_global_init or curl_multi_init failed)")
     }
     _ = magpie_curl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maximumConnectionsPerHost))
     _ = magpie_curl_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, max(16, maximumConnectionsPerHost * 4))
     multi = UncheckedSendable(handle)
+    idlePollMilliseconds = max(1, idlePoll.wholeMilliseconds)
     let thread = Thread { [self] in CurlLoop(driver: self).run() }
     thread.name = "magpie.curl"
     thread.start()

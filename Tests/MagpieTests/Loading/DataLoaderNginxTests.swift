@@ -1,6 +1,7 @@
 import Foundation
-import Magpie
 import Testing
+
+@testable import Magpie
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -64,7 +65,10 @@ extension DataLoaderTests {
 
     /// The curl loop hands chunks over in batches while input keeps coming;
     /// peeking for input must not swallow the wake-up that announces a new
-    /// load, or that load waits out the loop's 5-second poll.
+    /// load, or that load waits out the loop's idle poll. Here that poll and
+    /// the load's timeouts are an hour, so a lost wake-up hangs the test
+    /// until its time limit: no wall-clock bound, which the whole suite's
+    /// scheduling on two cores could exceed.
     @Test("Loads started while large bodies stream start at once", .timeLimit(Sanitizer.suiteTimeLimit))
     func loadsStartWhileBodiesStream() async throws {
       let folder = try TemporaryDirectory()
@@ -77,27 +81,23 @@ extension DataLoaderTests {
       let expected = body
       let nginx = try NginxOrigin(serving: folder.url)
       defer { nginx.stop() }
-      let loader = LoaderKind.curl.make(quickConfiguration())
+      let hour = Duration.seconds(3600)
+      let loader = CurlDataLoader(
+        configuration: quickConfiguration(timeout: hour, resourceTimeout: hour), idlePoll: hour)
       let url = nginx.url("/large.png")
-      let slowest = await withTaskGroup(of: Duration.self) { group in
+      await withTaskGroup(of: Void.self) { group in
         for _ in 0..<6 {
           group.addTask {
-            var slowest = Duration.zero
             for _ in 0..<25 {
               let outcome = await LoadOutcome.load(url, with: loader)
               #expect(outcome.error == nil)
               // Not `==` inside #expect: a failure would diff 2 MB.
               let intact = outcome.body == expected
               #expect(intact)
-              slowest = max(slowest, outcome.elapsed)
             }
-            return slowest
           }
         }
-        return await group.reduce(.zero) { max($0, $1) }
       }
-      // A 2 MB load from loopback takes milliseconds; a lost wake-up, 5 s.
-      #expect(slowest < .seconds(2.5))
       #expect(try nginx.requestCount("/large.png") == 150)
     }
 
