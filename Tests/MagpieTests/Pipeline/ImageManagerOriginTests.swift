@@ -142,20 +142,16 @@ import Testing
       ("/short.png", .invalidResponse), ("/endless.png", .invalidResponse), ("/loop-a", .invalidResponse),
       ("/slowloris.png", .timedOut), ("/error-page.png", .invalidResponse), ("/missing.png", .httpStatus),
     ]
-    let clock = ContinuousClock()
     for (path, code) in cases {
-      let start = clock.now
       await #expect {
         _ = try await manager.image(for: ImageRequest(url: origin.url(path)))
       } throws: { error in
         (error as? MagpieError)?.code == code
       }
-      // Each within its timeout (the longest is the 2 s total), with slack
-      // for a loaded machine: one case read 6.6 s while the suite's soak
-      // processes and hostile-origin cases held both cores (5.9 s under
-      // ThreadSanitizer before them). A loader that ignored its timeouts
-      // would not finish at all.
-      #expect(clock.now - start < .seconds(10 * Sanitizer.slowdown), "\(path) took \(clock.now - start)")
+      // A loader that ignored its timeouts would not finish at all, and the
+      // suite's time limit fails the test. The loader's own tests time each
+      // limit; here a wall-clock bound would time the whole suite's
+      // scheduling too (one case read 6.6 s on a loaded machine).
       await manager.waitForPendingWrites()
       #expect(try manager.configuration.cache.diskCache?.count() == 0, "\(path) left a file")
       // And the manager is ready for the next request.
