@@ -118,7 +118,7 @@ enum JPEGThumbnailDecoder {
       let rowWeights = ResamplingWeightsCache.weights(
         inputCount: outW, inputExtent: extentX, outputCount: target.width, kernel: kernel)
       let rowBytes = target.width * PixelBuffer.bytesPerPixel
-      reduced = try Resampler.scratch.withBuffer(holding: rowBytes * outH) {
+      reduced = try Resampler.withScratch(holding: rowBytes * outH) {
         (horizontal: UnsafeMutableRawPointer) throws(MagpieError) -> PixelBuffer in
         try fused(decompressor, geometry, rowPassInto: horizontal, weights: rowWeights)
         guard outH != target.height || extentY != Double(target.height) else {
@@ -140,14 +140,15 @@ enum JPEGThumbnailDecoder {
       let stored = PixelSize(width: outW, height: outH)
       let storedBytes = outW * outH * PixelBuffer.bytesPerPixel
       if applied.swapsDimensions { (extentX, extentY) = (extentY, extentX) }
-      reduced = try Resampler.scratch.withBuffer(holding: storedBytes) {
+      reduced = try Resampler.withScratch(holding: storedBytes) {
         (storedPixels: UnsafeMutableRawPointer) throws(MagpieError) -> PixelBuffer in
         try geometry.read(decompressor, into: storedPixels) { _, _ in }
-        return Resampler.scratch.withBuffer(holding: storedBytes) { turned in
+        return Resampler.withScratch(holding: storedBytes) { turned in
           PixelBuffer.turn(storedPixels, size: stored, stride: outW * PixelBuffer.bytesPerPixel, applied, into: turned)
-          return Resampler.convolveOpaque(
-            turned, size: applied.displayedSize(of: stored), extentX: extentX, extentY: extentY, to: target,
-            kernel: kernel)
+          let upright = applied.displayedSize(of: stored)
+          return Resampler.convolve(
+            turned, size: upright, stride: upright.width * PixelBuffer.bytesPerPixel, opaque: true,
+            premultiplies: false, extentX: extentX, extentY: extentY, to: target, kernel: kernel)
         }
       }
       isResampled = true

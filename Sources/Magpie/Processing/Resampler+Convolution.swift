@@ -1,8 +1,10 @@
 import CMagpieCodecs
 
 extension Resampler {
-  /// Resamples each row of 8-bit premultiplied pixels to
-  /// `weights.outputCount` pixels, in gamma-encoded values, fixed point.
+  /// The row pass from `height` rows of `width` pixels at `source`,
+  /// `stride` bytes apart, into packed rows at `destination`: each row
+  /// resampled to `weights.outputCount` premultiplied pixels, in
+  /// gamma-encoded values, fixed point.
   ///
   /// Each source row is first spread into a line of `Int16` pairs, entry
   /// `k` holding pixels `k` and `k + 1` channel by channel (`r_k, r_k+1,
@@ -13,23 +15,9 @@ extension Resampler {
   /// (`magpie_resample.c`): Swift packages cannot raise the x86-64 baseline,
   /// and a C function can be built for AVX2 and chosen at run time.
   ///
-  /// Straight pixels are premultiplied a row at a time as the pass reads
-  /// them, in cache, instead of in a whole-image pass of their own.
-  static func convolveRows(_ source: PixelBuffer, _ weights: ResamplingWeights) -> PixelBuffer {
-    let premultiplies = source.alphaRepresentation == .straight && !source.isOpaque
-    let opaque = source.isOpaque
-    return PixelBuffer(uninitializedWidth: weights.outputCount, height: source.height, alpha: .premultiplied) { out in
-      source.withUnsafeBytes { raw in
-        rowPass(
-          raw.baseAddress!, width: source.width, height: source.height, stride: source.bytesPerRow,
-          into: out.baseAddress!, opaque: opaque, premultiplies: premultiplies, weights)
-      }
-      return opaque
-    }
-  }
-
-  /// The row pass from `height` rows of `width` pixels at `source`,
-  /// `stride` bytes apart, into packed rows at `destination`.
+  /// Straight pixels (`premultiplies`) are premultiplied a row at a time as
+  /// the pass reads them, in cache, instead of in a whole-image pass of
+  /// their own.
   static func rowPass(
     _ source: UnsafeRawPointer, width sourceWidth: Int, height: Int, stride: Int,
     into destination: UnsafeMutableRawPointer, opaque: Bool, premultiplies: Bool = false, _ weights: ResamplingWeights
@@ -48,61 +36,75 @@ extension Resampler {
     }
   }
 
-  /// ``convolve(_:extentX:extentY:to:kernel:)`` over the opaque pixels of
-  /// `size` at `source` (packed rows), with the image between the two
-  /// passes in ``scratch``: only the result is fresh memory. The same
-  /// passes in the same order, so the same pixels.
-  static func convolveOpaque(
-    _ source: UnsafeRawPointer, size: PixelSize, extentX: Double, extentY: Double, to target: PixelSize,
-    kernel: ResamplingKernel
+  /// The kernel passes over the 8-bit pixels of `size` at `source`, rows
+  /// `stride` bytes apart, whose content spans `extentX` × `extentY` source
+  /// pixels (less than the buffer when a box reduce left partial blocks).
+  /// Straight pixels (`premultiplies`) are premultiplied as the first pass
+  /// reads them; `opaque` when every alpha is 255. The image between the
+  /// two passes lives in ``scratch``: only the result is fresh memory.
+  static func convolve(
+    _ source: UnsafeRawPointer, size: PixelSize, stride: Int, opaque: Bool, premultiplies: Bool,
+    extentX: Double, extentY: Double, to target: PixelSize, kernel: ResamplingKernel
   ) -> PixelBuffer {
-    let stride = size.width * PixelBuffer.bytesPerPixel
-    func rowWeights() -> ResamplingWeights {
-      ResamplingWeightsCache.weights(
-        inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel)
-    }
+    let packed = size.width * PixelBuffer.bytesPerPixel
     func columnWeights() -> ResamplingWeights {
       ResamplingWeightsCache.weights(
         inputCount: size.height, inputExtent: extentY, outputCount: target.height, kernel: kernel)
     }
-    func rows(from pixels: UnsafeRawPointer, height: Int) -> PixelBuffer {
+    /// The row pass from `height` rows at `pixels` into a new buffer.
+    func rows(from pixels: UnsafeRawPointer, height: Int, stride: Int, premultiplies: Bool) -> PixelBuffer {
       PixelBuffer(uninitializedWidth: target.width, height: height, alpha: .premultiplied) { out in
         rowPass(
-          pixels, width: size.width, height: height, stride: stride, into: out.baseAddress!, opaque: true, rowWeights())
-        return true
+          pixels, width: size.width, height: height, stride: stride, into: out.baseAddress!, opaque: opaque,
+          premultiplies: premultiplies,
+          ResamplingWeightsCache.weights(
+            inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel))
+        return opaque
+      }
+    }
+    /// `body` over the source premultiplied: the column pass reads whole
+    /// columns, so straight pixels are premultiplied into scratch first.
+    func premultipliedSource<R>(_ body: (UnsafeRawPointer, _ stride: Int) -> R) -> R {
+      guard premultiplies else { return body(source, stride) }
+      return withScratch(holding: packed * size.height) { copy in
+        _ = mp_premultiply_copy(
+          source.assumingMemoryBound(to: UInt8.self), stride, copy.assumingMemoryBound(to: UInt8.self), packed,
+          size.width, size.height)
+        return body(copy, packed)
       }
     }
     switch neededPasses(size, extentX: extentX, extentY: extentY, to: target) {
     case (false, false):
-      return PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .premultiplied) { out in
-        out.copyMemory(from: UnsafeRawBufferPointer(start: source, count: out.count))
-        return true
+      return premultipliedSource { pixels, stride in
+        PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .premultiplied) { out in
+          for y in 0..<size.height {
+            (out.baseAddress! + y * packed).copyMemory(from: pixels + y * stride, byteCount: packed)
+          }
+          return opaque
+        }
       }
-    case (true, false): return rows(from: source, height: size.height)
-    case (false, true): return convolveColumns(source, width: size.width, stride: stride, opaque: true, columnWeights())
+    case (true, false):
+      return rows(from: source, height: size.height, stride: stride, premultiplies: premultiplies)
+    case (false, true):
+      return premultipliedSource { convolveColumns($0, width: size.width, stride: $1, opaque: opaque, columnWeights()) }
     case (true, true):
       guard runsRowsFirst(size, extentX: extentX, extentY: extentY, to: target) else {
-        return scratch.withBuffer(holding: stride * target.height) { between in
-          columnPass(source, width: size.width, stride: stride, into: between, opaque: true, columnWeights())
-          return rows(from: between, height: target.height)
+        return premultipliedSource { pixels, stride in
+          withScratch(holding: packed * target.height) { between in
+            columnPass(pixels, width: size.width, stride: stride, into: between, opaque: opaque, columnWeights())
+            return rows(from: between, height: target.height, stride: packed, premultiplies: false)
+          }
         }
       }
       let rowBytes = target.width * PixelBuffer.bytesPerPixel
-      return scratch.withBuffer(holding: rowBytes * size.height) { between in
+      return withScratch(holding: rowBytes * size.height) { between in
         rowPass(
-          source, width: size.width, height: size.height, stride: stride, into: between, opaque: true, rowWeights())
-        return convolveColumns(between, width: target.width, stride: rowBytes, opaque: true, columnWeights())
+          source, width: size.width, height: size.height, stride: stride, into: between, opaque: opaque,
+          premultiplies: premultiplies,
+          ResamplingWeightsCache.weights(
+            inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel))
+        return convolveColumns(between, width: target.width, stride: rowBytes, opaque: opaque, columnWeights())
       }
-    }
-  }
-
-  /// Resamples each column of 8-bit premultiplied pixels to
-  /// `weights.outputCount` pixels, in gamma-encoded values, fixed point.
-  static func convolveColumns(_ source: PixelBuffer, _ weights: ResamplingWeights) -> PixelBuffer {
-    let source = source.premultiplied()
-    return source.withUnsafeBytes { raw in
-      convolveColumns(
-        raw.baseAddress!, width: source.width, stride: source.bytesPerRow, opaque: source.isOpaque, weights)
     }
   }
 
