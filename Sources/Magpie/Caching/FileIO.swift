@@ -51,9 +51,9 @@ enum FileIO {
   /// given and the file system takes user extended attributes) in
   /// ``metadataAttribute``, flushes it to disk when `flush` is set, stamps
   /// it `modifiedAt`, then renames it over `path`: the bytes and their
-  /// metadata appear together or not at all. On any failure the temporary file is removed
-  /// and `path` is untouched. The temporary file stays locked until renamed
-  /// (see ``createLockedTemporary(_:)``).
+  /// metadata appear together or not at all. On any failure the temporary
+  /// file is removed and `path` is untouched. The temporary file stays
+  /// locked until renamed (see ``createLockedTemporary(_:)``).
   static func writeAtomically(
     _ data: Data, header: [UInt8] = [], to path: String, modifiedAt date: Date, metadata: Data? = nil,
     flush: Bool = true

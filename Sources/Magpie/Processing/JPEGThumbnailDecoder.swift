@@ -109,8 +109,10 @@ enum JPEGThumbnailDecoder {
     // each band as soon as it is reduced.
     var reduced: PixelBuffer
     var isResampled = false
-    if let kernel, applied == .up, outW != target.width || extentX != Double(target.width),
-      Resampler.runsRowsFirst(PixelSize(width: outW, height: outH), extentX: extentX, extentY: extentY, to: target)
+    let reducedSize = PixelSize(width: outW, height: outH)
+    if let kernel, applied == .up,
+      Resampler.neededPasses(reducedSize, extentX: extentX, extentY: extentY, to: target).rows,
+      Resampler.runsRowsFirst(reducedSize, extentX: extentX, extentY: extentY, to: target)
     {
       // Only a band of the reduced image exists at a time, and the row
       // pass's output is reused scratch: fresh pages for each thumbnail's
@@ -121,15 +123,10 @@ enum JPEGThumbnailDecoder {
       reduced = try Resampler.withScratch(holding: rowBytes * outH) {
         (horizontal: UnsafeMutableRawPointer) throws(MagpieError) -> PixelBuffer in
         try fused(decompressor, geometry, rowPassInto: horizontal, weights: rowWeights)
-        guard outH != target.height || extentY != Double(target.height) else {
-          return PixelBuffer(uninitializedWidth: target.width, height: outH, alpha: .premultiplied) { out in
-            out.copyMemory(from: UnsafeRawBufferPointer(start: horizontal, count: out.count))
-            return true
-          }
-        }
-        let columnWeights = ResamplingWeightsCache.weights(
-          inputCount: outH, inputExtent: extentY, outputCount: target.height, kernel: kernel)
-        return Resampler.convolveColumns(horizontal, width: target.width, stride: rowBytes, opaque: true, columnWeights)
+        // The rows are done: the column pass, or a copy when none is needed.
+        return Resampler.convolve(
+          horizontal, size: PixelSize(width: target.width, height: outH), stride: rowBytes, opaque: true,
+          premultiplies: false, extentX: Double(target.width), extentY: extentY, to: target, kernel: kernel)
       }
       isResampled = true
     } else if let kernel, applied != .up {

@@ -47,6 +47,10 @@ extension Resampler {
     extentX: Double, extentY: Double, to target: PixelSize, kernel: ResamplingKernel
   ) -> PixelBuffer {
     let packed = size.width * PixelBuffer.bytesPerPixel
+    func rowWeights() -> ResamplingWeights {
+      ResamplingWeightsCache.weights(
+        inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel)
+    }
     func columnWeights() -> ResamplingWeights {
       ResamplingWeightsCache.weights(
         inputCount: size.height, inputExtent: extentY, outputCount: target.height, kernel: kernel)
@@ -56,9 +60,7 @@ extension Resampler {
       PixelBuffer(uninitializedWidth: target.width, height: height, alpha: .premultiplied) { out in
         rowPass(
           pixels, width: size.width, height: height, stride: stride, into: out.baseAddress!, opaque: opaque,
-          premultiplies: premultiplies,
-          ResamplingWeightsCache.weights(
-            inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel))
+          premultiplies: premultiplies, rowWeights())
         return opaque
       }
     }
@@ -100,9 +102,7 @@ extension Resampler {
       return withScratch(holding: rowBytes * size.height) { between in
         rowPass(
           source, width: size.width, height: size.height, stride: stride, into: between, opaque: opaque,
-          premultiplies: premultiplies,
-          ResamplingWeightsCache.weights(
-            inputCount: size.width, inputExtent: extentX, outputCount: target.width, kernel: kernel))
+          premultiplies: premultiplies, rowWeights())
         return convolveColumns(between, width: target.width, stride: rowBytes, opaque: opaque, columnWeights())
       }
     }
