@@ -52,6 +52,8 @@ public final class ImageCache: Sendable {
   /// Receives each failed tier read (the key and the tier's name) instead
   /// of it passing as a silent miss; the lookup still counts it a miss.
   public let readFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)?
+  /// Write-behind entries on their way to the tiers, which reads see.
+  let pendingWrites = PendingWrites()
   private let pressureToken: UInt64?
 
   /// The default memory budget: a quarter of the memory this process may use
@@ -134,6 +136,7 @@ public final class ImageCache: Sendable {
   /// that has any, or `nil` when none has.
   @concurrent
   public func metadata(forKey key: ImageCacheKey) async -> Data? {
+    if let staged = pendingWrites.staged(forKey: key.stringValue) { return staged.metadata }
     for tier in tiers where tier.readPolicy == .always {
       do throws(MagpieError) {
         if let metadata = try await tier.storage.metadata(forKey: key.stringValue) { return metadata }
@@ -193,6 +196,7 @@ public final class ImageCache: Sendable {
   /// thread). Other tiers are asynchronous: see ``containingTier(forKey:)``.
   public func cachedType(forKey key: ImageCacheKey) -> CacheType {
     if memoryCache.contains(key.stringValue) { return .memory }
+    if let staged = pendingWrites.staged(forKey: key.stringValue) { return staged.cacheType }
     for tier in tiers where tier.readPolicy == .always {
       if let disk = tier.storage as? DiskCache, disk.contains(key.stringValue) { return tier.cacheType }
     }
@@ -203,6 +207,7 @@ public final class ImageCache: Sendable {
   @concurrent
   public func containingTier(forKey key: ImageCacheKey) async -> CacheType {
     if memoryCache.contains(key.stringValue) { return .memory }
+    if let staged = pendingWrites.staged(forKey: key.stringValue) { return staged.cacheType }
     for tier in tiers where tier.readPolicy == .always {
       if await tier.storage.containsData(forKey: key.stringValue) { return tier.cacheType }
     }
@@ -215,6 +220,7 @@ public final class ImageCache: Sendable {
   public func removeImage(forKey key: ImageCacheKey, from targets: Targets = .all) async throws(MagpieError) {
     if targets.contains(.memory) { memoryCache.removeValue(forKey: key.stringValue) }
     guard targets.contains(.disk) else { return }
+    pendingWrites.remove(forKey: key.stringValue)
     for tier in tiers { try await tier.storage.removeData(forKey: key.stringValue) }
   }
 
@@ -225,6 +231,7 @@ public final class ImageCache: Sendable {
 
   /// Empties every tier: the disk cache and any other.
   public func clearDisk() async throws(MagpieError) {
+    pendingWrites.removeAll()
     for tier in tiers { try await tier.storage.removeAll() }
   }
 

@@ -32,6 +32,9 @@ extension ImageManager {
     // original instead, and the next load runs the processors per frame.
     let stored = image.isProcessedAnimation ? nil : image
     let original = storeOriginal
+    // Reads see the write-behind from now until it lands.
+    let pending = cache.stageWriteBehind(
+      stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original)
     await cache.storeInTiers(
       stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, mode: .writeThrough,
       failed: failed)
@@ -40,6 +43,7 @@ extension ImageManager {
       await cache.storeInTiers(
         stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, mode: .writeBehind,
         failed: failed)
+      if let pending { cache.pendingWrites.land(pending) }
     }
   }
 
