@@ -20,9 +20,10 @@ enum PlayCommand {
     let seconds = try arguments.integer("--seconds", in: 1...3600, default: 10)
     let rate = try arguments.integer("--rate", in: 1...1000, default: 60)
     let budget = try arguments.integer("--budget", in: 1...65536, default: AnimationFrameBuffer.defaultBudget >> 20)
-    let data = try InputFile.readFile(path)
     let animation: PlayableAnimation
     do {
+      // Read into memory the frame source adopts: the file is held once.
+      let data = try CoderRegistry.readFile(atPath: path)
       animation = try PlayableAnimation(data)
     } catch {
       throw .failure("play \(path)", error)

@@ -42,12 +42,12 @@ public final class APNGFrameSource: ImageFrameSource {
   private var cursor: ForwardFrameCursor
 
   private init(
-    data: Data, bytes: OwnedBytes, header: PNGHeader, animation: APNGAnimation, turn: ImageOrientation,
+    bytes: OwnedBytes, header: PNGHeader, animation: APNGAnimation, turn: ImageOrientation,
     usesFastPath: Bool, colorProfile: ColorProfile?, options: DecodeOptions
   ) {
     self.colorProfile = colorProfile
     self.options = options
-    self.data = data
+    self.data = bytes.data
     self.bytes = bytes
     self.header = header
     self.animation = animation
@@ -71,7 +71,7 @@ public final class APNGFrameSource: ImageFrameSource {
       PNGPreamble(scanning: bytes).isAnimated
     }
     guard isAnimated else { return nil }
-    let bytes = OwnedBytes(copying: data)
+    let bytes = OwnedBytes.holding(data)
     let preamble = PNGPreamble(scanning: bytes.bytes)
     let header = try PNGCoder.readHeader(of: PNGReader(bytes.bytes), preamble: preamble)
     try options.checkPixelLimit(decoded: header.size, declared: header.size)
@@ -79,7 +79,7 @@ public final class APNGFrameSource: ImageFrameSource {
     guard animation.stillReason == nil, !animation.frames.isEmpty else { return nil }
     try options.checkFrameCount(animation.frames.count, format: "apng")
     return APNGFrameSource(
-      data: data, bytes: bytes, header: header, animation: animation,
+      bytes: bytes, header: header, animation: animation,
       turn: options.appliesOrientation ? preamble.orientation : .up, usesFastPath: usesFastPath,
       colorProfile: preamble.colorProfile, options: options)
   }

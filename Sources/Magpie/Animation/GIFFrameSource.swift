@@ -50,11 +50,11 @@ public final class GIFFrameSource: ImageFrameSource {
   private var last: (index: Int, pixels: PixelBuffer)?
 
   private init(data: Data, layout: GIFLayout, options: DecodeOptions) throws(MagpieError) {
-    self.data = data
     self.allowsPartialFrame = options.allowsPartialImage
     self.options = options
-    let bytes = OwnedBytes(copying: data)
+    let bytes = OwnedBytes.holding(data)
     self.bytes = bytes
+    self.data = bytes.data
     self.layout = layout
     let canvas = layout.canvas
     keyframes = KeyframeIndex(layout.frames.map { Self.facts(of: $0, canvas: canvas) })

@@ -39,8 +39,8 @@ public final class WebPFrameSource: ImageFrameSource {
   private var compositor: APNGCompositor
   private var cursor: ForwardFrameCursor
 
-  private init(data: Data, bytes: OwnedBytes, container: WebPContainer, options: DecodeOptions) throws(MagpieError) {
-    self.data = data
+  private init(bytes: OwnedBytes, container: WebPContainer, options: DecodeOptions) throws(MagpieError) {
+    self.data = bytes.data
     self.bytes = bytes
     self.container = container
     self.options = options
@@ -75,13 +75,13 @@ public final class WebPFrameSource: ImageFrameSource {
       container.isAnimated && container.frameCount > 1
     }
     guard isAnimation else { return nil }
-    let bytes = OwnedBytes(copying: data)
+    let bytes = OwnedBytes.holding(data)
     let container = try WebPContainer(bytes: bytes.bytes)
     guard container.isAnimated && container.frameCount > 1 else { return nil }
     let canvas = PixelSize(width: container.width, height: container.height)
     try options.checkPixelLimit(decoded: canvas, declared: canvas)
     try options.checkFrameCount(container.frameCount, format: "webp")
-    return try WebPFrameSource(data: data, bytes: bytes, container: container, options: options)
+    return try WebPFrameSource(bytes: bytes, container: container, options: options)
   }
 
   /// The frame's stored duration as browsers play it.

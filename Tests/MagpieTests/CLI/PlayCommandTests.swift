@@ -24,6 +24,26 @@ import Testing
     #expect((fields["buffer_peak_bytes"] as? Int ?? .max) <= 1 << 20)
   }
 
+  @Test func aLargeGIFIsHeldOnceWhileItPlays() throws {
+    let dir = try TemporaryDirectory()
+    let small = try CLIRunner.run(["play", gif, "--seconds", "1", "--budget", "1"], measuringMemory: true)
+    #expect(small.status == 0, "\(small.stderr)")
+    let idle = try #require(small.maxResidentKilobytes, "no /usr/bin/time report")
+    // 300 frames of 480x270 stored without LZW compression: about 29 MB.
+    let pixels = GIFHostileInputTests.uncompressed((0..<(480 * 270)).map { $0 % 4 })
+    let frame = (x: 0, y: 0, w: 480, h: 270, data: pixels)
+    let data = GIFHostileInputTests.gif(screen: (480, 270), frames: Array(repeating: frame, count: 300))
+    let path = dir.path("large.gif")
+    try data.write(to: URL(fileURLWithPath: path))
+    let result = try CLIRunner.run(["play", path, "--seconds", "1", "--budget", "1"], measuringMemory: true)
+    #expect(result.status == 0, "\(result.stderr)")
+    let peak = try #require(result.maxResidentKilobytes, "no /usr/bin/time report")
+    // The file once, the 1 MB buffer, and 12 MB for the canvas, the decoder
+    // and what malloc keeps; a second copy of the file would not fit.
+    let file = data.count / 1024
+    #expect(peak <= idle + file + 1024 + 12 * 1024, "peak \(peak) KB, idle \(idle) KB, file \(file) KB")
+  }
+
   @Test(arguments: [
     (["play"], "no file"), (["play", "a.gif", "b.gif"], "two files"),
     (["play", "x.gif", "--seconds", "0"], "zero seconds"),
