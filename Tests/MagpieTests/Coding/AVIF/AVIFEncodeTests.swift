@@ -11,10 +11,14 @@
   @Suite struct AVIFEncodeTests {
     let coder = AVIFCoder()
 
-    /// avifdec's decode of `data` as straight RGBA8, `nil` without avifdec.
-    static func avifdec(_ data: Data) throws -> PixelBuffer? {
+    /// avifdec's decode of `data` as straight RGBA8. `make test` installs
+    /// avifdec (libavif-bin): a missing tool, or one that rejects the file,
+    /// is a failure, not a skip.
+    static func avifdec(_ data: Data) throws -> PixelBuffer {
       let tool = "/usr/bin/avifdec"
-      guard FileManager.default.isExecutableFile(atPath: tool) else { return nil }
+      guard FileManager.default.isExecutableFile(atPath: tool) else {
+        throw MagpieError(.unsupportedFormat, "\(tool) is not installed (make test-deps installs libavif-bin)")
+      }
       let dir = try TemporaryDirectory()
       try data.write(to: URL(fileURLWithPath: dir.path("in.avif")))
       let process = Process()
@@ -23,7 +27,9 @@
       process.standardOutput = FileHandle.nullDevice
       try process.run()
       process.waitUntilExit()
-      guard process.terminationStatus == 0 else { return nil }
+      guard process.terminationStatus == 0 else {
+        throw MagpieError(.corruptData, "avifdec rejected Magpie's AVIF (exit \(process.terminationStatus))")
+      }
       let png = try Data(contentsOf: URL(fileURLWithPath: dir.path("out.png")))
       return try PNGCoder().decode(png, options: DecodeOptions()).pixels
     }
@@ -47,7 +53,7 @@
       #expect(ImageFormat.sniff(encoded) == .avif)
       let ours = try coder.decode(encoded, options: DecodeOptions())
       #expect(!ours.pixels.isOpaque)
-      guard let theirs = try Self.avifdec(encoded) else { return }
+      let theirs = try Self.avifdec(encoded)
       #expect(ours.pixels.straightRGBA() == theirs.straightRGBA())
     }
 
