@@ -28,23 +28,29 @@ extension ImageManager {
     let subscriber = LoadJob.Subscriber(
       task: task, progress: progress, partialImage: partialImage, completion: completion)
     let key = jobKey(for: request)
-    let (job, isNew) = jobs.withLock { jobs -> (LoadJob, Bool) in
-      if let existing = jobs[key], existing.add(subscriber) { return (existing, false) }
+    let priority = task.priority
+    let (job, id, isNew, raised) = jobs.withLock { jobs -> (LoadJob, Int, Bool, Bool) in
+      if let existing = jobs[key], let joined = existing.join(subscriber, priority: priority) {
+        return (existing, joined.id, false, joined.raised)
+      }
       let job = LoadJob(request: request, key: key)
-      _ = job.add(subscriber)
       jobs[key] = job
-      return (job, true)
+      // A new job is open: the join cannot fail.
+      return (job, job.join(subscriber, priority: priority)?.id ?? 0, true, false)
     }
-    task.connect(
+    if raised { job.moveUpstream() }
+    let connected = task.connect(
       onCancel: { [weak self, weak job] in
         guard let self, let job else { return }
-        self.unsubscribe(task, from: job)
+        self.unsubscribe(task, id, from: job)
       },
-      onPriority: { [weak job] _ in
+      onPriority: { [weak job] priority in
         // What the job waits in (the shared decode, which passes it on to
         // the fetch and the download, or a processing slot) moves.
-        job?.reprioritize()
+        job?.setPriority(priority, of: id)
       })
+    // A priority set between joining and connecting is applied now.
+    if connected != priority { job.setPriority(connected, of: id) }
     if isNew {
       let work = Task.detached { [self] in
         let result = await run(job)
@@ -54,9 +60,9 @@ extension ImageManager {
     }
   }
 
-  private func unsubscribe(_ task: ImageTask, from job: LoadJob) {
-    let (subscriber, isEmpty) = job.remove(taskID: task.id)
-    if isEmpty {
+  private func unsubscribe(_ task: ImageTask, _ id: Int, from job: LoadJob) {
+    let (subscriber, cancelsWork) = job.leave(id)
+    if cancelsWork {
       jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
       // Cancelling the job's work leaves the stages it waits in, which
       // stop (and stop the download) when nobody else waits.
@@ -70,7 +76,7 @@ extension ImageManager {
   private func finish(_ job: LoadJob, _ result: Result<ImageResult, MagpieError>) {
     jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
     failedSources.record(result, of: job.request.sourceKey(defaultFilter: configuration.cacheKeyFilter))
-    for subscriber in job.finish() {
+    for subscriber in job.finish(result) {
       var delivered = result
       if case .success(var value) = result {
         value.request = subscriber.task.request

@@ -85,13 +85,19 @@ public final class ImageTask: Sendable, Hashable {
 
   // MARK: Wiring (the manager's side)
 
-  func connect(onCancel: @escaping @Sendable () -> Void, onPriority: @escaping @Sendable (DownloadPriority) -> Void) {
-    let cancelNow = state.withLock { state -> Bool in
+  /// Installs the manager's handlers; returns the task's priority as they
+  /// were installed (the caller applies a change made before then).
+  @discardableResult
+  func connect(
+    onCancel: @escaping @Sendable () -> Void, onPriority: @escaping @Sendable (DownloadPriority) -> Void
+  ) -> DownloadPriority {
+    let (cancelNow, priority) = state.withLock { state -> (Bool, DownloadPriority) in
       state.onCancel = onCancel
       state.onPriority = onPriority
-      return state.isCancelled
+      return (state.isCancelled, state.priority)
     }
     if cancelNow { onCancel() }
+    return priority
   }
 
   /// Records progress and passes it to ``events`` listeners; false once

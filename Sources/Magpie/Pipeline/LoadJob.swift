@@ -1,5 +1,7 @@
 /// The work shared by every task that asked for the same image the same
 /// way: one pipeline run, many subscribers, each with its own callbacks.
+/// Who is subscribed, at what priority, and who gets the outcome follow
+/// the one set of rules in ``SharedWork``, applied under this job's lock.
 final class LoadJob: Sendable {
   /// One task's callbacks.
   struct Subscriber: Sendable {
@@ -12,9 +14,8 @@ final class LoadJob: Sendable {
   }
 
   private struct State {
-    var subscribers: [Int: Subscriber] = [:]
+    var machine: SharedWork<ImageResult, Subscriber>
     var work: Task<Void, Never>?
-    var isFinished = false
     var progressiveScanner = ProgressiveJPEGScanner()
     var partialScansShown = 0
     var partialDecodeRunning = false
@@ -27,29 +28,37 @@ final class LoadJob: Sendable {
   let request: ImageRequest
   /// The job table's key.
   let key: String
-  private let state = Lock(State())
+  private let state: Lock<State>
 
   init(request: ImageRequest, key: String) {
     self.request = request
     self.key = key
+    state = Lock(State(machine: SharedWork(priority: request.effectivePriority)))
   }
 
-  /// Adds a subscriber; returns false when the job already finished (the
-  /// caller then starts a new one).
-  func add(_ subscriber: Subscriber) -> Bool {
+  /// Adds a subscriber at `priority`; returns its id and whether the
+  /// job's priority rose (the caller then calls ``moveUpstream()`` outside
+  /// its own locks), or `nil` when the job already finished or was
+  /// abandoned (the caller then starts a new one).
+  func join(_ subscriber: Subscriber, priority: DownloadPriority) -> (id: Int, raised: Bool)? {
     state.withLock { state in
-      guard !state.isFinished else { return false }
-      state.subscribers[subscriber.task.id] = subscriber
-      return true
+      state.machine.join(subscriber, priority: priority, waiting: true).map { ($0.id, $0.newPriority != nil) }
     }
   }
 
-  /// Removes a subscriber; returns it and whether none is left.
-  func remove(taskID: Int) -> (Subscriber?, isEmpty: Bool) {
-    state.withLock { state in
-      let removed = state.subscribers.removeValue(forKey: taskID)
-      return (removed, state.subscribers.isEmpty && !state.isFinished)
-    }
+  /// Removes subscriber `id`; returns it and whether the work must stop
+  /// (nobody is left). A lower priority moves upstream.
+  func leave(_ id: Int) -> (subscriber: Subscriber?, cancelsWork: Bool) {
+    let (action, upstream) = state.withLock { ($0.machine.leave(id), $0.upstream) }
+    if let lowered = action.newPriority { upstream?(lowered) }
+    return (action.subscriber, action.cancelsWork)
+  }
+
+  /// Subscriber `id` now wants `priority`; a change of the job's priority
+  /// moves what it waits for.
+  func setPriority(_ priority: DownloadPriority, of id: Int) {
+    let (changed, upstream) = state.withLock { ($0.machine.setPriority(priority, of: id), $0.upstream) }
+    if let changed { upstream?(changed) }
   }
 
   /// Records the running work so it can be cancelled.
@@ -58,17 +67,24 @@ final class LoadJob: Sendable {
   }
 
   /// The highest priority among the subscribers.
-  var priority: DownloadPriority {
-    state.withLock { state in state.subscribers.values.map(\.task.priority).max() ?? request.effectivePriority }
-  }
+  var priority: DownloadPriority { state.withLock { $0.machine.priority } }
 
   /// Records how to move what the job waits for now to a new priority
   /// (`nil` once it waits for nothing), and applies the job's priority
   /// now, in case it changed since the wait started (the same priority
   /// moves nothing).
   func setUpstream(_ upstream: (@Sendable (DownloadPriority) -> Void)?) {
-    state.withLock { $0.upstream = upstream }
-    if let upstream { upstream(priority) }
+    let priority = state.withLock { state in
+      state.upstream = upstream
+      return state.machine.priority
+    }
+    upstream?(priority)
+  }
+
+  /// Moves what the job waits for to the job's priority now.
+  func moveUpstream() {
+    let (priority, upstream) = state.withLock { ($0.machine.priority, $0.upstream) }
+    upstream?(priority)
   }
 
   /// Runs `work` on `limiter` at the job's priority; while it waits for a
@@ -81,34 +97,21 @@ final class LoadJob: Sendable {
       priority: priority, queued: { ticket in self.setUpstream { limiter.setPriority($0, for: ticket) } }, work)
   }
 
-  /// Moves what the job waits for to the job's priority now.
-  func reprioritize() {
-    let priority = self.priority
-    state.withLock { $0.upstream }?(priority)
-  }
-
-  /// Stops the work (no subscriber is left).
+  /// Stops the work (its last subscriber left).
   func cancelWork() {
-    let work = state.withLock { state -> Task<Void, Never>? in
-      state.isFinished = true
-      return state.work
-    }
-    work?.cancel()
+    state.withLock { $0.work }?.cancel()
   }
 
-  /// Marks the job finished and hands back the subscribers to deliver to.
-  func finish() -> [Subscriber] {
-    state.withLock { state in
-      state.isFinished = true
-      defer { state.subscribers = [:] }
-      return Array(state.subscribers.values)
-    }
+  /// Closes the job with `result` and hands back the subscribers to
+  /// deliver it to.
+  func finish(_ result: Result<ImageResult, MagpieError>) -> [Subscriber] {
+    state.withLock { $0.machine.finish(result) }
   }
 
   /// Passes download progress to every subscriber.
   func reportProgress(received: Int64, expected: Int64?) {
     let progress = ImageTask.Progress(completed: received, total: expected)
-    let subscribers = state.withLock { Array($0.subscribers.values) }
+    let subscribers = state.withLock { $0.machine.subscribers }
     for subscriber in subscribers where subscriber.task.setProgress(progress) {
       subscriber.progress?(progress)
     }
@@ -119,8 +122,8 @@ final class LoadJob: Sendable {
   /// partial decode already running. Marks one as running when it says yes.
   func shouldDecodePartial(_ data: UnsafeRawBufferPointer) -> Bool {
     state.withLock { state in
-      guard !state.isFinished, !state.partialDecodeRunning,
-        state.subscribers.values.contains(where: { $0.partialImage != nil || $0.task.wantsPartialImages })
+      guard !state.partialDecodeRunning,
+        state.machine.subscribers.contains(where: { $0.partialImage != nil || $0.task.wantsPartialImages })
       else { return false }
       state.progressiveScanner.update(with: data)
       guard state.progressiveScanner.isProgressive == true,
@@ -137,8 +140,7 @@ final class LoadJob: Sendable {
   func deliverPartial(_ image: Image?) {
     let subscribers = state.withLock { state -> [Subscriber] in
       state.partialDecodeRunning = false
-      guard !state.isFinished, image != nil else { return [] }
-      return Array(state.subscribers.values)
+      return image == nil ? [] : state.machine.subscribers
     }
     guard let image else { return }
     for subscriber in subscribers where subscriber.task.deliverPartial(image) {

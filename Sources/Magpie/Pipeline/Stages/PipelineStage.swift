@@ -2,14 +2,19 @@
 /// subscribers waiting for it, in the manner of Nuke's tasks: identical
 /// work joins one stage, and the stage's work is cancelled only when its
 /// last subscriber leaves. Its queued work runs at the highest priority
-/// among its subscribers. The rules live in ``StageState``; this class
+/// among its subscribers. The rules live in ``SharedWork``; this class
 /// applies them under a lock and runs the work.
 final class PipelineStage<Value: Sendable>: Sendable {
   typealias Waiter = CheckedContinuation<Result<Value, MagpieError>, Never>
 
+  /// What the stage keeps per subscriber.
+  struct Member {
+    var observer: (@Sendable (StageEvent) -> Void)?
+    var waiter: Waiter?
+  }
+
   private struct Shared {
-    var machine: StageState<Value, Waiter>
-    var observers: [Int: @Sendable (StageEvent) -> Void] = [:]
+    var machine: SharedWork<Value, Member>
     var work: Task<Void, Never>?
     /// Moves the stage's queued work (a download, a decode slot) to a new
     /// priority; set by the work for the step it waits in.
@@ -24,7 +29,7 @@ final class PipelineStage<Value: Sendable>: Sendable {
 
   init(key: String, priority: DownloadPriority) {
     self.key = key
-    state = Lock(Shared(machine: StageState(priority: priority)))
+    state = Lock(Shared(machine: SharedWork(priority: priority)))
   }
 
   /// The priority the stage's work should wait at now.
@@ -39,8 +44,8 @@ final class PipelineStage<Value: Sendable>: Sendable {
     priority: DownloadPriority, observer: (@Sendable (StageEvent) -> Void)?
   ) -> StageSubscription<Value>? {
     let joined = state.withLock { shared -> (Int, (@Sendable (DownloadPriority) -> Void)?, DownloadPriority?)? in
-      guard let (id, raised) = shared.machine.subscribe(priority: priority) else { return nil }
-      if let observer { shared.observers[id] = observer }
+      let member = Member(observer: observer, waiter: nil)
+      guard let (id, raised) = shared.machine.join(member, priority: priority, waiting: false) else { return nil }
       return (id, shared.reprioritize, raised)
     }
     guard let (id, handler, raised) = joined else { return nil }
@@ -61,14 +66,13 @@ final class PipelineStage<Value: Sendable>: Sendable {
       } catch {
         result = .failure(error)
       }
-      let (waiters, closed) = state.withLock { shared -> ([Waiter], (@Sendable () -> Void)?) in
+      let (members, closed) = state.withLock { shared -> ([Member], (@Sendable () -> Void)?) in
         shared.reprioritize = nil
-        shared.observers = [:]
         defer { shared.closed = nil }
         return (shared.machine.finish(result), shared.closed)
       }
       closed?()
-      for waiter in waiters { waiter.resume(returning: result) }
+      for member in members { member.waiter?.resume(returning: result) }
     }
     state.withLock { shared in
       shared.work = task
@@ -88,15 +92,15 @@ final class PipelineStage<Value: Sendable>: Sendable {
 
   /// Passes `event` to every subscriber's observer.
   func send(_ event: StageEvent) {
-    let observers = state.withLock { Array($0.observers.values) }
-    for observer in observers { observer(event) }
+    let members = state.withLock { $0.machine.subscribers }
+    for member in members { member.observer?(event) }
   }
 
   // MARK: A subscriber's side
 
   func wait(_ id: Int) async -> Result<Value, MagpieError> {
     await withCheckedContinuation { (continuation: Waiter) in
-      switch state.withLock({ $0.machine.wait(id, with: continuation) }) {
+      switch state.withLock({ $0.machine.wait(id) { $0.waiter = continuation } }) {
       case .deliver(let result): continuation.resume(returning: result)
       case .wait: break
       case .cancelled: continuation.resume(returning: .failure(Self.cancellation))
@@ -106,11 +110,10 @@ final class PipelineStage<Value: Sendable>: Sendable {
 
   func leave(_ id: Int) {
     typealias Left = (
-      StageState<Value, Waiter>.LeaveAction, Task<Void, Never>?, (@Sendable (DownloadPriority) -> Void)?,
+      SharedWork<Value, Member>.LeaveAction, Task<Void, Never>?, (@Sendable (DownloadPriority) -> Void)?,
       (@Sendable () -> Void)?
     )
     let (action, work, handler, closed) = state.withLock { shared -> Left in
-      shared.observers[id] = nil
       let action = shared.machine.leave(id)
       guard action.cancelsWork else { return (action, nil, shared.reprioritize, nil) }
       defer { shared.closed = nil }
@@ -123,7 +126,7 @@ final class PipelineStage<Value: Sendable>: Sendable {
       handler?(lowered)
     }
     let cancelled: Result<Value, MagpieError> = .failure(Self.cancellation)
-    action.waiter?.resume(returning: cancelled)
+    action.subscriber?.waiter?.resume(returning: cancelled)
   }
 
   func setPriority(_ priority: DownloadPriority, of id: Int) {
