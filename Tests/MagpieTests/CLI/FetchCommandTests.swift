@@ -11,12 +11,7 @@ import Testing
 
   init() throws {
     directory = try TemporaryDirectory()
-    let root = directory.url.appendingPathComponent("www")
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    for name in ["photo-02.jpg", "cutout-01.png", "pan-00.gif", "photo-01.webp"] {
-      try FileManager.default.copyItem(
-        at: TestPaths.repositoryRoot.appendingPathComponent("samples/\(name)"), to: root.appendingPathComponent(name))
-    }
+    let root = try directory.servingSamples(["photo-02.jpg", "cutout-01.png", "pan-00.gif", "photo-01.webp"])
     origin = try NginxOrigin(serving: root)
   }
 

@@ -29,6 +29,18 @@ final class TemporaryDirectory {
   /// A path inside the folder.
   func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
+  /// A folder `www` inside this one holding copies of the repository's
+  /// `samples/` files named `names`: the root a test's origin serves.
+  func servingSamples(_ names: [String]) throws -> URL {
+    let root = url.appendingPathComponent("www")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    for name in names {
+      try FileManager.default.copyItem(
+        at: TestPaths.repositoryRoot.appendingPathComponent("samples/\(name)"), to: root.appendingPathComponent(name))
+    }
+    return root
+  }
+
   /// Whether the file system under the folder takes user extended
   /// attributes (where ``DiskCache`` keeps entry metadata).
   var supportsUserAttributes: Bool {

@@ -11,12 +11,7 @@ import Testing
 
   init() throws {
     directory = try TemporaryDirectory()
-    root = directory.url.appendingPathComponent("www")
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    for name in ["photo-00.jpg", "photo-02.jpg", "cutout-01.png", "pan-00.gif"] {
-      try FileManager.default.copyItem(
-        at: TestPaths.repositoryRoot.appendingPathComponent("samples/\(name)"), to: root.appendingPathComponent(name))
-    }
+    root = try directory.servingSamples(["photo-00.jpg", "photo-02.jpg", "cutout-01.png", "pan-00.gif"])
   }
 
   private func manager(

@@ -12,12 +12,7 @@ import Testing
 
   init() throws {
     directory = try TemporaryDirectory()
-    root = directory.url.appendingPathComponent("www")
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    for name in ["photo-00.jpg", "cutout-01.png"] {
-      try FileManager.default.copyItem(
-        at: TestPaths.repositoryRoot.appendingPathComponent("samples/\(name)"), to: root.appendingPathComponent(name))
-    }
+    root = try directory.servingSamples(["photo-00.jpg", "cutout-01.png"])
   }
 
   /// A manager whose only tier (written behind) holds every write until
