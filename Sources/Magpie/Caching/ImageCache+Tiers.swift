@@ -102,10 +102,12 @@ extension ImageCache {
   }
 
   /// Stores `data` in every tier of `tiers`; throws the first failure after
-  /// trying them all.
+  /// trying them all. A pending write-behind of the key is older than this
+  /// store: reads no longer see it.
   func storeData(
     _ data: Data, forKey key: ImageCacheKey, metadata: Data?, in tiers: [CacheTier]
   ) async throws(MagpieError) {
+    pendingWrites.remove(forKey: key.stringValue)
     var first: MagpieError?
     for tier in tiers {
       do throws(MagpieError) {

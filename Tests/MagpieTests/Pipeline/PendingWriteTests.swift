@@ -77,7 +77,7 @@ import Testing
     #expect(manager.configuration.cache.pendingWrites.count == 0)
   }
 
-  @Test func aRemovedKeyIsNoLongerServedFromItsPendingWrite() async throws {
+  @Test func aStoreOrARemovalSinceIsNotShadowedByThePendingWrite() async throws {
     let storage = InMemoryStorage()
     let manager = manager(tier: storage)
     let cache = manager.configuration.cache
@@ -87,10 +87,20 @@ import Testing
     let ticket = cache.stageWriteBehind(image, original: data, forKey: key, metadata: nil, alsoOriginal: false)
     #expect(ticket != nil)
     #expect(cache.cachedType(forKey: key) == .tier("remote"))
-    #expect(try await cache.retrieveImage(forKey: key).image?.pixelSize == PixelSize(width: 400, height: 400))
+    #expect(
+      try await cache.retrieveImage(forKey: key, from: .disk).image?.pixelSize == PixelSize(width: 400, height: 400))
+    // A store made since is newer than the pending write.
+    let other = try CoderRegistry.shared.decode(
+      try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("samples/photo-00.jpg")))
+    storage.releaseWrites()
+    try await cache.store(other, forKey: key, in: .disk)
+    #expect(
+      try await cache.retrieveImage(forKey: key, from: .disk).image?.pixelSize == PixelSize(width: 1600, height: 1067))
+    storage.holdWrites()
+    _ = cache.stageWriteBehind(image, original: data, forKey: key, metadata: nil, alsoOriginal: false)
     try await cache.removeImage(forKey: key)
     #expect(cache.cachedType(forKey: key) == .none)
-    #expect(try await cache.retrieveImage(forKey: key).image == nil)
+    #expect(try await cache.retrieveImage(forKey: key, from: .disk).image == nil)
     storage.releaseWrites()
   }
 }
