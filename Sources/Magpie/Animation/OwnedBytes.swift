@@ -65,16 +65,9 @@ final class OwnedBytes: @unchecked Sendable {
       throw MagpieError(.fileSystem, "\(path) is not a regular file")
     }
     return try OwnedBytes(count: Int(info.st_size)) { buffer throws(MagpieError) in
-      var filled = 0
-      while filled < buffer.count {
-        let got = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-        if got < 0 && errno == EINTR { continue }
-        guard got > 0 else {
-          if got < 0 { throw FileIO.failure("read \(path)") }
-          throw MagpieError(.fileSystem, "\(path) shrank while it was read")
-        }
-        filled += got
-      }
+      let got = FileIO.readAll(fd, buffer, at: 0)
+      if got < 0 { throw FileIO.failure("read \(path)") }
+      if got < buffer.count { throw MagpieError(.fileSystem, "\(path) shrank while it was read") }
     }
   }
 
@@ -90,11 +83,9 @@ final class OwnedBytes: @unchecked Sendable {
   }
 
   deinit {
+    // Before the memory is freed, so no newer object has this address yet.
     let base = bytes.baseAddress
-    Self.live.withLock { live in
-      let address = UInt(bitPattern: base)
-      if live[address]?.owner == nil { live[address] = nil }
-    }
+    _ = Self.live.withLock { $0.removeValue(forKey: UInt(bitPattern: base)) }
     UnsafeMutableRawPointer(mutating: base)?.deallocate()
   }
 }

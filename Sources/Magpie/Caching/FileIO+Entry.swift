@@ -89,7 +89,7 @@ extension FileIO {
 
   /// Reads up to `buffer.count` bytes from `offset`; the count read (short
   /// at end of file), or -1 on failure.
-  private static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+  static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
     var done = 0
     while done < buffer.count {
       let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))

@@ -25,8 +25,8 @@ extension ImageCache {
   /// A read of `key` served from its pending write, if one has not landed:
   /// the bytes (decoded with `options`, when given), or the image itself
   /// (encoded by the serializer only when bytes are asked for).
-  func pendingHit(forKey key: ImageCacheKey, decoding options: DecodeOptions?) -> TierHit? {
-    guard let staged = pendingWrites.staged(forKey: key.stringValue) else { return nil }
+  func pendingHit(forKey key: String, decoding options: DecodeOptions?) -> TierHit? {
+    guard let staged = pendingWrites.staged(forKey: key) else { return nil }
     switch staged.entry {
     case .data(let data):
       var image: Image?

@@ -18,8 +18,9 @@ extension ImageCache {
   }
 
   /// Reads `key` from its pending write-behind, if one has not landed,
-  /// else from the readable tiers in order, and returns the first hit. With `decoding`, an entry the serializer cannot read is removed
-  /// from its tier and the walk goes on. A failed read goes to
+  /// else from the readable tiers in order, and returns the first hit.
+  /// With `decoding`, an entry the serializer cannot read is removed from
+  /// its tier and the walk goes on. A failed read goes to
   /// ``readFailed`` and counts as a miss. With `fills`, a hit in a tier that
   /// fills faster tiers copies its bytes and metadata into the tiers before
   /// it (per their write modes); failed fills go to `writeFailed`.
@@ -28,9 +29,9 @@ extension ImageCache {
     forKey key: ImageCacheKey, decoding options: DecodeOptions?, fills: Bool,
     writeFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
   ) async -> TierHit? {
-    // A write-behind on its way is what the tiers will hold.
-    if let pending = pendingHit(forKey: key, decoding: options) { return pending }
     let keyString = key.stringValue
+    // A write-behind on its way is what the tiers will hold.
+    if let pending = pendingHit(forKey: keyString, decoding: options) { return pending }
     for (index, tier) in tiers.enumerated() where tier.readPolicy == .always {
       let data: Data
       do throws(MagpieError) {

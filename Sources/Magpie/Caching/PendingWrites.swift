@@ -32,7 +32,7 @@ final class PendingWrites: Sendable {
   }
 
   /// The staged keys of one write-behind, to land when it is done.
-  struct Ticket: Sendable, Equatable {
+  struct Ticket: Sendable {
     fileprivate var keys: [String]
     fileprivate var generation: UInt64
   }
@@ -78,7 +78,4 @@ final class PendingWrites: Sendable {
   func removeAll() {
     state.withLock { $0.entries.removeAll() }
   }
-
-  /// How many keys are pending.
-  var count: Int { state.withLock { $0.entries.count } }
 }

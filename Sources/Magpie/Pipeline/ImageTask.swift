@@ -87,7 +87,6 @@ public final class ImageTask: Sendable, Hashable {
 
   /// Installs the manager's handlers; returns the task's priority as they
   /// were installed (the caller applies a change made before then).
-  @discardableResult
   func connect(
     onCancel: @escaping @Sendable () -> Void, onPriority: @escaping @Sendable (DownloadPriority) -> Void
   ) -> DownloadPriority {

@@ -72,9 +72,15 @@ import Testing
     #expect(
       manager.configuration.cache.cachedType(forKey: ImageRequest(url: url).cacheKey(defaultFilter: .absoluteString))
         == .tier("remote"))
+    let cache = manager.configuration.cache
+    let flippedKey = ImageRequest(url: url, processors: [ImageProcessors.Flip(.vertical)])
+      .cacheKey(defaultFilter: .absoluteString)
+    #expect(cache.pendingWrites.staged(forKey: flippedKey.stringValue) != nil)
     storage.releaseWrites()
     await manager.waitForPendingWrites()
-    #expect(manager.configuration.cache.pendingWrites.count == 0)
+    // Landed: the staged entries are gone.
+    #expect(cache.pendingWrites.staged(forKey: url.absoluteString) == nil)
+    #expect(cache.pendingWrites.staged(forKey: flippedKey.stringValue) == nil)
   }
 
   @Test func aStoreOrARemovalSinceIsNotShadowedByThePendingWrite() async throws {
