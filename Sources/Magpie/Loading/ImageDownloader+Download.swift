@@ -16,6 +16,6 @@ extension ImageDownloader {
     var received: Int64 = 0
     var expected: Int64?
 
-    var priority: DownloadPriority { subscribers.values.map(\.priority).max() ?? .normal }
+    var priority: ImageRequest.Priority { subscribers.values.map(\.priority).max() ?? .normal }
   }
 }

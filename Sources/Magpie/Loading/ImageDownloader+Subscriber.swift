@@ -1,7 +1,7 @@
 extension ImageDownloader {
   /// One subscriber: its priority and its callbacks.
   struct Subscriber {
-    var priority: DownloadPriority
+    var priority: ImageRequest.Priority
     var handlers: Handlers
   }
 }

@@ -43,7 +43,7 @@ public final class ImageDownloader: Sendable {
   /// Subscribes to the download of `request`, joining an identical one in
   /// flight or queueing a new one.
   @discardableResult
-  public func download(_ request: URLRequest, priority: DownloadPriority = .normal, handlers: Handlers) -> Token {
+  public func download(_ request: URLRequest, priority: ImageRequest.Priority = .normal, handlers: Handlers) -> Token {
     let key = Self.coalescingKey(for: request)
     let (token, toStart) = state.withLock { state -> (Token, [Int]) in
       let id: Int
@@ -73,7 +73,7 @@ public final class ImageDownloader: Sendable {
   /// The body of `request`, downloaded (or joined) and awaited. Cancelling
   /// the calling task cancels this subscription only.
   public func data(
-    for request: URLRequest, priority: DownloadPriority = .normal,
+    for request: URLRequest, priority: ImageRequest.Priority = .normal,
     progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) async throws(MagpieError) -> Response {
     let tokenBox = Lock<Token?>(nil)
@@ -117,7 +117,7 @@ public final class ImageDownloader: Sendable {
 
   /// Changes a subscription's priority; a waiting download starts by the
   /// highest priority among its subscribers.
-  public func setPriority(_ priority: DownloadPriority, for token: Token) {
+  public func setPriority(_ priority: ImageRequest.Priority, for token: Token) {
     state.withLock { state in
       guard state.downloads[token.download]?.subscribers[token.subscriber] != nil else { return }
       state.downloads[token.download]!.subscribers[token.subscriber]!.priority = priority

@@ -29,10 +29,6 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
   public static let onlyLoadFirstFrame = ImageLoadingOptions(rawValue: 1 << 6)
   /// Deliver partial images of progressive JPEGs while bytes arrive.
   public static let progressiveLoad = ImageLoadingOptions(rawValue: 1 << 7)
-  /// Start after normal-priority work (``DownloadPriority/low``).
-  public static let lowPriority = ImageLoadingOptions(rawValue: 1 << 8)
-  /// Start before normal-priority work (``DownloadPriority/high``).
-  public static let highPriority = ImageLoadingOptions(rawValue: 1 << 9)
   /// Load an animation for playback: decode its poster frame and carry the
   /// rest as ``Image/animation``, decoded by a frame buffer while it plays
   /// (``DecodeOptions/decodesFramesOnDemand``). Processors run on each

@@ -23,28 +23,12 @@ extension ImageManager {
     /// read-only folder): the load itself has already succeeded from memory.
     public var cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
 
-    /// Decodes running at once: ``Concurrency/decodes``.
-    public var maximumConcurrentDecodes: Int {
-      get { concurrency.decodes }
-      set { concurrency.decodes = max(1, newValue) }
-    }
-
-    /// Processor chains running at once: ``Concurrency/processing``.
-    public var maximumConcurrentProcessing: Int {
-      get { concurrency.processing }
-      set { concurrency.processing = max(1, newValue) }
-    }
-
     /// A configuration over the given cache and downloader. `concurrency`
     /// gives every stage's limit; without it, downloads keep the
-    /// downloader's limit and decodes and processing take
-    /// `maximumConcurrentDecodes` and `maximumConcurrentProcessing` (one
-    /// per core unless given).
+    /// downloader's limit and decodes and processing run one per core.
     public init(
       cache: ImageCache, downloader: ImageDownloader, registry: CoderRegistry = .shared,
       cacheKeyFilter: CacheKeyFilter = .absoluteString, decodeLimits: DecodeOptions = DecodeOptions(),
-      maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-      maximumConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount,
       concurrency: Concurrency? = nil,
       cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)? = nil
     ) {
@@ -53,11 +37,7 @@ extension ImageManager {
       self.registry = registry
       self.cacheKeyFilter = cacheKeyFilter
       self.decodeLimits = decodeLimits
-      self.concurrency =
-        concurrency
-        ?? Concurrency(
-          downloads: downloader.maximumConcurrentDownloads, decodes: maximumConcurrentDecodes,
-          processing: maximumConcurrentProcessing)
+      self.concurrency = concurrency ?? Concurrency(downloads: downloader.maximumConcurrentDownloads)
       self.cacheWriteFailed = cacheWriteFailed
     }
   }

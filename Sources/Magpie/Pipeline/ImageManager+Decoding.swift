@@ -32,7 +32,7 @@ extension ImageManager {
 
   /// The decode stage's work: waits for the bytes, then for a decode slot.
   private func decode(
-    _ plan: DecodePlan, fetch: StageSubscription<FetchedData>, subscribedAt: DownloadPriority,
+    _ plan: DecodePlan, fetch: StageSubscription<FetchedData>, subscribedAt: ImageRequest.Priority,
     stage: PipelineStage<DecodedImage>
   ) async throws(MagpieError) -> DecodedImage {
     stage.onPriorityChange(startedAt: subscribedAt) { fetch.setPriority($0) }

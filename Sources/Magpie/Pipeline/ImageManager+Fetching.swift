@@ -27,7 +27,7 @@ extension ImageManager {
   /// Joins (or starts) the fetch for `request`, passing its events to
   /// `observer`.
   func subscribeFetch(
-    for request: ImageRequest, from sources: FetchSources, key: String, priority: DownloadPriority,
+    for request: ImageRequest, from sources: FetchSources, key: String, priority: ImageRequest.Priority,
     observer: @escaping @Sendable (StageEvent) -> Void
   ) -> StageSubscription<FetchedData> {
     fetches.subscribe(key: key, priority: priority, observer: observer) {

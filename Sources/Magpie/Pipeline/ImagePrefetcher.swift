@@ -47,12 +47,13 @@ public final class ImagePrefetcher: Sendable {
     self.maximumConcurrentPrefetches = max(1, maximumConcurrentPrefetches)
   }
 
-  /// Prefetches `requests` (added to any prefetch in progress) at low
-  /// priority; `progress` is called after each one completes.
+  /// Prefetches `requests` (added to any prefetch in progress): those at
+  /// the default `.normal` priority go at `.low`, others keep theirs;
+  /// `progress` is called after each one completes.
   public func start(_ requests: [ImageRequest], progress: (@Sendable (Progress) -> Void)? = nil) {
     let lowered = requests.map { request -> ImageRequest in
       var request = request
-      if !request.options.contains(.highPriority) { request.options.insert(.lowPriority) }
+      if request.priority == .normal { request.priority = .low }
       return request
     }
     state.withLock { state in

@@ -26,9 +26,9 @@ public struct ImageRequest: Sendable {
   public var processors: [any ImageProcessor]
   /// Cache and network switches.
   public var options: ImageLoadingOptions
-  /// How urgently to start (``ImageLoadingOptions/lowPriority`` and
-  /// ``ImageLoadingOptions/highPriority`` override it).
-  public var priority: DownloadPriority
+  /// How urgently to start; it orders every stage's queue, and an
+  /// ``ImageTask``'s ``ImageTask/priority`` changes it while it waits.
+  public var priority: Priority
   /// The size the image will be shown at, in pixels: decoders that can
   /// shrink while decoding (JPEG, WebP) decode at the smallest size that
   /// covers it.
@@ -44,7 +44,7 @@ public struct ImageRequest: Sendable {
   /// A request for `source`.
   public init(
     source: Source, processors: [any ImageProcessor] = [], options: ImageLoadingOptions = [],
-    priority: DownloadPriority = .normal, targetSize: PixelSize? = nil,
+    priority: Priority = .normal, targetSize: PixelSize? = nil,
     contentMode: DecodeOptions.ContentMode = .aspectFit, scale: Double? = nil, cacheKeyFilter: CacheKeyFilter? = nil
   ) {
     self.source = source
@@ -61,7 +61,7 @@ public struct ImageRequest: Sendable {
   /// A request for `url`.
   public init(
     url: URL, processors: [any ImageProcessor] = [], options: ImageLoadingOptions = [],
-    priority: DownloadPriority = .normal, targetSize: PixelSize? = nil
+    priority: Priority = .normal, targetSize: PixelSize? = nil
   ) {
     self.init(
       source: .network(URLRequest(url: url)), processors: processors, options: options, priority: priority,
@@ -82,12 +82,6 @@ public struct ImageRequest: Sendable {
     return nil
   }
 
-  /// The priority in force, options applied.
-  public var effectivePriority: DownloadPriority {
-    if options.contains(.highPriority) { return max(priority, .high) }
-    if options.contains(.lowPriority) { return min(priority, .low) }
-    return priority
-  }
 
   private static func urlString(of source: Source) -> String? {
     if case .network(let request) = source { return request.url?.absoluteString }

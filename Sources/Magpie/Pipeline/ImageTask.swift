@@ -20,12 +20,12 @@ public final class ImageTask: Sendable, Hashable {
   }
 
   private struct State {
-    var priority: DownloadPriority
+    var priority: ImageRequest.Priority
     var progress = Progress(completed: 0, total: nil)
     var isCancelled = false
     var isFinished = false
     var onCancel: (@Sendable () -> Void)?
-    var onPriority: (@Sendable (DownloadPriority) -> Void)?
+    var onPriority: (@Sendable (ImageRequest.Priority) -> Void)?
     /// The outcome, kept once finished so late ``events`` and ``response``
     /// readers get it; stored inline, so a memory hit allocates nothing.
     var result: Result<ImageResult, MagpieError>?
@@ -45,15 +45,15 @@ public final class ImageTask: Sendable, Hashable {
   init(id: Int, request: ImageRequest) {
     self.id = id
     self.request = request
-    self.state = Lock(State(priority: request.effectivePriority))
+    self.state = Lock(State(priority: request.priority))
   }
 
   /// How urgently the task should start; changing it while the download
   /// waits for a slot moves it in the queue.
-  public var priority: DownloadPriority {
+  public var priority: ImageRequest.Priority {
     get { state.withLock { $0.priority } }
     set {
-      let handler = state.withLock { state -> (@Sendable (DownloadPriority) -> Void)? in
+      let handler = state.withLock { state -> (@Sendable (ImageRequest.Priority) -> Void)? in
         state.priority = newValue
         return state.isFinished ? nil : state.onPriority
       }
@@ -88,9 +88,9 @@ public final class ImageTask: Sendable, Hashable {
   /// Installs the manager's handlers; returns the task's priority as they
   /// were installed (the caller applies a change made before then).
   func connect(
-    onCancel: @escaping @Sendable () -> Void, onPriority: @escaping @Sendable (DownloadPriority) -> Void
-  ) -> DownloadPriority {
-    let (cancelNow, priority) = state.withLock { state -> (Bool, DownloadPriority) in
+    onCancel: @escaping @Sendable () -> Void, onPriority: @escaping @Sendable (ImageRequest.Priority) -> Void
+  ) -> ImageRequest.Priority {
+    let (cancelNow, priority) = state.withLock { state -> (Bool, ImageRequest.Priority) in
       state.onCancel = onCancel
       state.onPriority = onPriority
       return (state.isCancelled, state.priority)

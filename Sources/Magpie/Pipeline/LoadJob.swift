@@ -21,7 +21,7 @@ final class LoadJob: Sendable {
     var partialDecodeRunning = false
     /// Moves what the job waits for now (the shared decode stage, or a
     /// processing slot) to a new priority.
-    var upstream: (@Sendable (DownloadPriority) -> Void)?
+    var upstream: (@Sendable (ImageRequest.Priority) -> Void)?
   }
 
   /// What the job makes.
@@ -33,14 +33,14 @@ final class LoadJob: Sendable {
   init(request: ImageRequest, key: String) {
     self.request = request
     self.key = key
-    state = Lock(State(machine: SharedWork(priority: request.effectivePriority)))
+    state = Lock(State(machine: SharedWork(priority: request.priority)))
   }
 
   /// Adds a subscriber at `priority`; returns its id and whether the
   /// job's priority rose (the caller then calls ``moveUpstream()`` outside
   /// its own locks), or `nil` when the job already finished or was
   /// abandoned (the caller then starts a new one).
-  func join(_ subscriber: Subscriber, priority: DownloadPriority) -> (id: Int, raised: Bool)? {
+  func join(_ subscriber: Subscriber, priority: ImageRequest.Priority) -> (id: Int, raised: Bool)? {
     state.withLock { state in
       state.machine.join(subscriber, priority: priority, waiting: true).map { ($0.id, $0.newPriority != nil) }
     }
@@ -56,7 +56,7 @@ final class LoadJob: Sendable {
 
   /// Subscriber `id` now wants `priority`; a change of the job's priority
   /// moves what it waits for.
-  func setPriority(_ priority: DownloadPriority, of id: Int) {
+  func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
     let (changed, upstream) = state.withLock { ($0.machine.setPriority(priority, of: id), $0.upstream) }
     if let changed { upstream?(changed) }
   }
@@ -67,13 +67,13 @@ final class LoadJob: Sendable {
   }
 
   /// The highest priority among the subscribers.
-  var priority: DownloadPriority { state.withLock { $0.machine.priority } }
+  var priority: ImageRequest.Priority { state.withLock { $0.machine.priority } }
 
   /// Records how to move what the job waits for now to a new priority
   /// (`nil` once it waits for nothing), and applies the job's priority
   /// now, in case it changed since the wait started (the same priority
   /// moves nothing).
-  func setUpstream(_ upstream: (@Sendable (DownloadPriority) -> Void)?) {
+  func setUpstream(_ upstream: (@Sendable (ImageRequest.Priority) -> Void)?) {
     let priority = state.withLock { state in
       state.upstream = upstream
       return state.machine.priority

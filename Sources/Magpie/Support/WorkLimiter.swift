@@ -61,7 +61,7 @@ final class WorkLimiter: Sendable {
   /// ``MagpieError/Code/cancelled`` if the task is cancelled before the work
   /// starts.
   func run<T: Sendable>(
-    priority: DownloadPriority = .normal, queued: ((Ticket) -> Void)? = nil,
+    priority: ImageRequest.Priority = .normal, queued: ((Ticket) -> Void)? = nil,
     _ work: @escaping @Sendable () throws(MagpieError) -> T
   ) async throws(MagpieError) -> T {
     let id = state.withLock { state in
@@ -106,13 +106,13 @@ final class WorkLimiter: Sendable {
   }
 
   /// Moves waiting work to `priority`; work already running is unaffected.
-  func setPriority(_ priority: DownloadPriority, for ticket: Ticket) {
+  func setPriority(_ priority: ImageRequest.Priority, for ticket: Ticket) {
     state.withLock { $0.queue.setPriority(ticket.id, priority) }
   }
 
   private static let cancelled = MagpieError(.cancelled, "cancelled while waiting to run")
 
-  private func enqueue(_ id: Int, _ job: @escaping Job, priority: DownloadPriority, queued: ((Ticket) -> Void)?) {
+  private func enqueue(_ id: Int, _ job: @escaping Job, priority: ImageRequest.Priority, queued: ((Ticket) -> Void)?) {
     // Checked under the lock the cancellation handler also takes: it either
     // ran before (and this sees it) or finds the job waiting.
     let (accepted, started, watchers) = state.withLock {

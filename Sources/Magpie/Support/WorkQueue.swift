@@ -17,7 +17,7 @@ struct WorkQueue {
 
   private struct Waiting {
     var id: Int
-    var priority: DownloadPriority
+    var priority: ImageRequest.Priority
     var sequence: Int
   }
 
@@ -39,14 +39,14 @@ struct WorkQueue {
   }
 
   /// Adds a download; returns the ids to start now.
-  mutating func enqueue(_ id: Int, priority: DownloadPriority) -> [Int] {
+  mutating func enqueue(_ id: Int, priority: ImageRequest.Priority) -> [Int] {
     waiting.append(Waiting(id: id, priority: priority, sequence: nextSequence))
     nextSequence += 1
     return startReady()
   }
 
   /// Changes a waiting download's priority (running ones are unaffected).
-  mutating func setPriority(_ id: Int, _ priority: DownloadPriority) {
+  mutating func setPriority(_ id: Int, _ priority: ImageRequest.Priority) {
     if let index = waiting.firstIndex(where: { $0.id == id }) { waiting[index].priority = priority }
   }
 

@@ -24,8 +24,8 @@ import Testing
       configuration: .init(
         cache: cache(), downloader: downloader, concurrency: .init(downloads: 2, decodes: 1, processing: 3)))
     #expect(downloader.maximumConcurrentDownloads == 2)
-    #expect(manager.configuration.maximumConcurrentDecodes == 1)
-    #expect(manager.configuration.maximumConcurrentProcessing == 3)
+    #expect(manager.configuration.concurrency.decodes == 1)
+    #expect(manager.configuration.concurrency.processing == 3)
     loader.suspend()
     let urls = (0..<4).map { URL(string: "https://images.example.com/\($0).png")! }
     let done = AsyncCounter()
@@ -47,8 +47,8 @@ import Testing
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: loader, maximumConcurrentDownloads: 3, retryPolicy: .never))
     let manager = ImageManager(
-      configuration: .init(cache: cache(), downloader: downloader, maximumConcurrentDecodes: 2))
-    #expect(manager.configuration.concurrency == .init(downloads: 3, decodes: 2))
+      configuration: .init(cache: cache(), downloader: downloader))
+    #expect(manager.configuration.concurrency == .init(downloads: 3))
     #expect(downloader.maximumConcurrentDownloads == 3)
   }
 }

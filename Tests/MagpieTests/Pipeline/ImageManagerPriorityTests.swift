@@ -16,8 +16,8 @@ import Testing
     let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
     return ImageManager(
       configuration: ImageManager.Configuration(
-        cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]), maximumConcurrentDecodes: 1,
-        maximumConcurrentProcessing: processing))
+        cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]),
+        concurrency: .init(decodes: 1, processing: processing)))
   }
 
   /// An opaque PNG `width` pixels wide, so each decode names its image.
@@ -37,7 +37,7 @@ import Testing
     await coder.started.wait(for: 1)
     // Three more queue behind it, lowest to highest priority...
     var tasks = [first]
-    for (width, priority) in [(11, DownloadPriority.low), (12, .normal), (13, .high)] {
+    for (width, priority) in [(11, ImageRequest.Priority.low), (12, .normal), (13, .high)] {
       var request = ImageRequest(url: url(width))
       request.priority = priority
       tasks.append(manager.loadImage(with: request, callbackQueue: .immediate) { _ in })
@@ -56,7 +56,7 @@ import Testing
     coder.open()
     for width in [20, 21, 22, 23] { loader.script(url(width), .respond(body: try png(width: width))) }
     var tasks: [ImageTask] = []
-    for (index, priority) in [DownloadPriority.normal, .low, .normal, .high].enumerated() {
+    for (index, priority) in [ImageRequest.Priority.normal, .low, .normal, .high].enumerated() {
       var request = ImageRequest(url: url(20 + index), processors: [GatedProcessor(tag: index, gate: gate)])
       request.priority = priority
       tasks.append(manager.loadImage(with: request, callbackQueue: .immediate) { _ in })

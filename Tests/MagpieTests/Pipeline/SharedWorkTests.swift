@@ -11,8 +11,8 @@ import Testing
   /// Joins as `name` at `priority`, waiting from the start when `waiting`;
   /// records an issue when the work is closed.
   private func join(
-    _ work: inout Work, _ name: String, _ priority: DownloadPriority = .normal, waiting: Bool = false
-  ) -> (id: Int, newPriority: DownloadPriority?) {
+    _ work: inout Work, _ name: String, _ priority: ImageRequest.Priority = .normal, waiting: Bool = false
+  ) -> (id: Int, newPriority: ImageRequest.Priority?) {
     guard let joined = work.join(name, priority: priority, waiting: waiting) else {
       Issue.record("the work was closed")
       return (-1, nil)

@@ -29,7 +29,7 @@ import Testing
   /// Queues items one after another (each in line before the next), so
   /// their arrival order is known; returns their tasks and tickets.
   private func queue(
-    _ items: [(String, DownloadPriority)], on limiter: WorkLimiter, recording order: Locked<[String]>
+    _ items: [(String, ImageRequest.Priority)], on limiter: WorkLimiter, recording order: Locked<[String]>
   ) async -> ([Task<Int, any Error>], Locked<[String: WorkLimiter.Ticket]>) {
     let tickets = Locked<[String: WorkLimiter.Ticket]>([:])
     let queued = AsyncCounter()

@@ -18,7 +18,7 @@ final class PipelineStage<Value: Sendable>: Sendable {
     var work: Task<Void, Never>?
     /// Moves the stage's queued work (a download, a decode slot) to a new
     /// priority; set by the work for the step it waits in.
-    var reprioritize: (@Sendable (DownloadPriority) -> Void)?
+    var reprioritize: (@Sendable (ImageRequest.Priority) -> Void)?
     /// Drops the stage from its table once it takes no more subscribers.
     var closed: (@Sendable () -> Void)?
   }
@@ -27,13 +27,13 @@ final class PipelineStage<Value: Sendable>: Sendable {
   let key: String
   private let state: Lock<Shared>
 
-  init(key: String, priority: DownloadPriority) {
+  init(key: String, priority: ImageRequest.Priority) {
     self.key = key
     state = Lock(Shared(machine: SharedWork(priority: priority)))
   }
 
   /// The priority the stage's work should wait at now.
-  var priority: DownloadPriority { state.withLock { $0.machine.priority } }
+  var priority: ImageRequest.Priority { state.withLock { $0.machine.priority } }
 
   /// Subscribers waiting for the outcome.
   var subscriberCount: Int { state.withLock { $0.machine.subscriberCount } }
@@ -41,9 +41,9 @@ final class PipelineStage<Value: Sendable>: Sendable {
   /// Joins the stage; `nil` once it is closed (finished or abandoned).
   /// `observer` gets the stage's events until the subscriber leaves.
   func subscribe(
-    priority: DownloadPriority, observer: (@Sendable (StageEvent) -> Void)?
+    priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?
   ) -> StageSubscription<Value>? {
-    let joined = state.withLock { shared -> (Int, (@Sendable (DownloadPriority) -> Void)?, DownloadPriority?)? in
+    let joined = state.withLock { shared -> (Int, (@Sendable (ImageRequest.Priority) -> Void)?, ImageRequest.Priority?)? in
       let member = Member(observer: observer, waiter: nil)
       guard let (id, raised) = shared.machine.join(member, priority: priority, waiting: false) else { return nil }
       return (id, shared.reprioritize, raised)
@@ -82,8 +82,8 @@ final class PipelineStage<Value: Sendable>: Sendable {
 
   /// Installs how to move the work's current wait to a new priority;
   /// applies it at once if the priority changed since `startedAt`.
-  func onPriorityChange(startedAt: DownloadPriority, _ handler: (@Sendable (DownloadPriority) -> Void)?) {
-    let current = state.withLock { shared -> DownloadPriority in
+  func onPriorityChange(startedAt: ImageRequest.Priority, _ handler: (@Sendable (ImageRequest.Priority) -> Void)?) {
+    let current = state.withLock { shared -> ImageRequest.Priority in
       shared.reprioritize = handler
       return shared.machine.priority
     }
@@ -110,7 +110,7 @@ final class PipelineStage<Value: Sendable>: Sendable {
 
   func leave(_ id: Int) {
     typealias Left = (
-      SharedWork<Value, Member>.LeaveAction, Task<Void, Never>?, (@Sendable (DownloadPriority) -> Void)?,
+      SharedWork<Value, Member>.LeaveAction, Task<Void, Never>?, (@Sendable (ImageRequest.Priority) -> Void)?,
       (@Sendable () -> Void)?
     )
     let (action, work, handler, closed) = state.withLock { shared -> Left in
@@ -129,9 +129,9 @@ final class PipelineStage<Value: Sendable>: Sendable {
     action.subscriber?.waiter?.resume(returning: cancelled)
   }
 
-  func setPriority(_ priority: DownloadPriority, of id: Int) {
+  func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
     let (changed, handler) = state.withLock {
-      shared -> (DownloadPriority?, (@Sendable (DownloadPriority) -> Void)?) in
+      shared -> (ImageRequest.Priority?, (@Sendable (ImageRequest.Priority) -> Void)?) in
       (shared.machine.setPriority(priority, of: id), shared.reprioritize)
     }
     if let changed { handler?(changed) }

@@ -28,11 +28,11 @@ struct SharedWork<Value, Subscriber> {
     /// Nobody is left: stop the work.
     var cancelsWork: Bool
     /// The work's priority changed (the highest among those left).
-    var newPriority: DownloadPriority?
+    var newPriority: ImageRequest.Priority?
   }
 
   private struct Entry {
-    var priority: DownloadPriority
+    var priority: ImageRequest.Priority
     var subscriber: Subscriber
     /// Whether the outcome goes to it when it comes in (otherwise it gets
     /// the outcome when it starts waiting).
@@ -45,10 +45,10 @@ struct SharedWork<Value, Subscriber> {
   /// True once the outcome is in or every subscriber left.
   private(set) var isClosed = false
   /// The priority the work runs at (the highest subscriber's).
-  private(set) var priority: DownloadPriority
+  private(set) var priority: ImageRequest.Priority
 
   /// Work that starts at `priority`.
-  init(priority: DownloadPriority) {
+  init(priority: ImageRequest.Priority) {
     self.priority = priority
   }
 
@@ -63,8 +63,8 @@ struct SharedWork<Value, Subscriber> {
   /// when `waiting`; returns its id and, when the work's priority rose,
   /// the new one. `nil` when the work is closed (the caller starts anew).
   mutating func join(
-    _ subscriber: Subscriber, priority: DownloadPriority, waiting: Bool
-  ) -> (id: Int, newPriority: DownloadPriority?)? {
+    _ subscriber: Subscriber, priority: ImageRequest.Priority, waiting: Bool
+  ) -> (id: Int, newPriority: ImageRequest.Priority?)? {
     guard !isClosed else { return nil }
     let id = nextID
     nextID += 1
@@ -102,7 +102,7 @@ struct SharedWork<Value, Subscriber> {
 
   /// Subscriber `id` now wants `priority`; returns the work's new priority
   /// when it changed.
-  mutating func setPriority(_ priority: DownloadPriority, of id: Int) -> DownloadPriority? {
+  mutating func setPriority(_ priority: ImageRequest.Priority, of id: Int) -> ImageRequest.Priority? {
     guard !isClosed, entries[id] != nil else { return nil }
     entries[id]?.priority = priority
     return updatePriority()
@@ -122,7 +122,7 @@ struct SharedWork<Value, Subscriber> {
     return delivered
   }
 
-  private mutating func updatePriority() -> DownloadPriority? {
+  private mutating func updatePriority() -> ImageRequest.Priority? {
     guard let highest = entries.values.map(\.priority).max(), highest != priority else { return nil }
     priority = highest
     return highest

@@ -18,7 +18,7 @@ struct StageSubscription<Value: Sendable>: Sendable {
   }
 
   /// Asks for the stage's work at `priority` on this subscriber's behalf.
-  func setPriority(_ priority: DownloadPriority) {
+  func setPriority(_ priority: ImageRequest.Priority) {
     stage.setPriority(priority, of: id)
   }
 }

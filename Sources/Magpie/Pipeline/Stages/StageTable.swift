@@ -11,7 +11,7 @@ final class StageTable<Value: Sendable>: Sendable {
 
   /// Joins the stage running for `key`, or starts one running `work`.
   func subscribe(
-    key: String, priority: DownloadPriority, observer: (@Sendable (StageEvent) -> Void)? = nil,
+    key: String, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)? = nil,
     work: @escaping @Sendable (PipelineStage<Value>) async throws(MagpieError) -> Value
   ) -> StageSubscription<Value> {
     let (subscription, watchers) = state.withLock { state in
