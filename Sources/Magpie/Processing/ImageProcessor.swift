@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns an image (or image data) into another image: Kingfisher's
 /// ImageProcessor. Processed images are cached under the source key plus
 /// ``identifier``, so two processors that can produce different pixels must
@@ -53,4 +55,13 @@ extension ImageProcessor {
       throw error.raised(by: identifier)
     }
   }
+}
+
+/// What a processor is given: encoded bytes (the first processor of a chain
+/// may decode them itself, at the size it needs) or a decoded image.
+public enum ImageProcessItem: Sendable {
+  /// Encoded image data.
+  case data(Data)
+  /// A decoded image.
+  case image(Image)
 }

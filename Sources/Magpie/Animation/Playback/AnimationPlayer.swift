@@ -168,3 +168,49 @@ public final class AnimationPlayer: Sendable {
     if let frame = frames.frameIfReady(index) { target.show(frame, index: index) }
   }
 }
+
+/// Where a player gets its decoded frames. Asking never blocks: a frame
+/// not decoded yet is `nil` (and the provider may start decoding it), and
+/// the player keeps showing the frame it has.
+public protocol AnimationFrameProvider: AnyObject, Sendable {
+  /// Frame `index` if it is ready now.
+  func frameIfReady(_ index: Int) -> PixelBuffer?
+}
+
+/// What shows an animation: an image view, a GTK picture, a test's
+/// recorder. Called from the frame clock's thread; a UI target hops to its
+/// main loop if it must.
+public protocol AnimationTarget: AnyObject, Sendable {
+  /// Shows frame `index` (straight alpha, canvas-sized).
+  func show(_ frame: PixelBuffer, index: Int)
+}
+
+/// What drives playback: something that ticks once per displayed frame,
+/// as CADisplayLink does on Apple's platforms. A UI binding supplies one
+/// from its toolkit's frame clock (GTK's `GdkFrameClock`); tests supply a
+/// ``ManualFrameClock``; ``TimerFrameClock`` ticks on a real clock.
+///
+/// A clock calls its handler with the time of each tick, on a monotonic
+/// timeline of its own, from one thread at a time.
+public protocol FrameClock: AnyObject, Sendable {
+  /// Starts calling `handler` at each tick, replacing any handler before.
+  func start(_ handler: @escaping @Sendable (_ now: Duration) -> Void)
+  /// Stops the ticks; `start` resumes them.
+  func stop()
+}
+
+/// The frames of an image decoded whole, as a provider: every frame is
+/// always ready. For animations small enough to hold.
+public final class DecodedFrames: AnimationFrameProvider {
+  private let frames: [ImageFrame]
+
+  /// The frames of `image`.
+  public init(_ image: Image) {
+    frames = image.frames
+  }
+
+  /// Frame `index`; `nil` past the last one.
+  public func frameIfReady(_ index: Int) -> PixelBuffer? {
+    frames.indices.contains(index) ? frames[index].pixels : nil
+  }
+}
