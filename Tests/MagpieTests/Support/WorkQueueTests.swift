@@ -58,4 +58,58 @@ import Testing
     #expect(queue.remove(2).isEmpty)
     #expect(queue.remove(3) == [4])
   }
+
+  /// The heap starts what a scan of the whole line would, through many
+  /// enqueues, priority changes (each leaves a skipped entry behind) and
+  /// removals, in both orders.
+  @Test(arguments: [WorkQueue.Order.fifo, .lifo])
+  func startsWhatAFullScanWouldThroughManyChanges(order: WorkQueue.Order) {
+    var queue = WorkQueue(maximumRunning: 3, order: order)
+    var model: [(id: Int, priority: ImageRequest.Priority, sequence: Int)] = []
+    var running: Set<Int> = []
+    var sequence = 0
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    func modelStarts() -> [Int] {
+      var started: [Int] = []
+      while running.count < 3, !model.isEmpty {
+        let best = model.indices.min { a, b in
+          let (x, y) = (model[a], model[b])
+          if x.priority != y.priority { return x.priority > y.priority }
+          return order == .fifo ? x.sequence < y.sequence : x.sequence > y.sequence
+        }!
+        let item = model.remove(at: best)
+        running.insert(item.id)
+        started.append(item.id)
+      }
+      return started
+    }
+    let priorities = ImageRequest.Priority.allCases
+    for id in 0..<3000 {
+      switch next(4) {
+      case 0, 1:
+        let priority = priorities[next(priorities.count)]
+        model.append((id, priority, sequence))
+        sequence += 1
+        #expect(queue.enqueue(id, priority: priority) == modelStarts())
+      case 2:
+        guard !model.isEmpty else { continue }
+        let index = next(model.count)
+        let priority = priorities[next(priorities.count)]
+        queue.setPriority(model[index].id, priority)
+        model[index].priority = priority
+      default:
+        let victims = Array(running) + model.map(\.id)
+        guard !victims.isEmpty else { continue }
+        let victim = victims[next(victims.count)]
+        running.remove(victim)
+        model.removeAll { $0.id == victim }
+        #expect(queue.remove(victim) == modelStarts())
+      }
+      #expect(queue.waitingCount == model.count)
+    }
+  }
 }
