@@ -31,7 +31,7 @@ enum MagpieCommand {
                                                 thumbnail the samples (through an origin with --base-url)
       cache-bench memory|manager|disk|clean|redis [--thumbnail FILE] [--files N] [--redis URL]
                                                 cache timings for make bench
-      loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession]
+      loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession] [--via downloader|callers]
                                                 data-loader timings for make bench
 
     process SPEC: processors joined by '|', e.g. 'downsample(256x256)'

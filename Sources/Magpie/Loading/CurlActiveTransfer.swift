@@ -136,7 +136,7 @@ final class CurlActiveTransfer {
       }
     }
     guard !pending.isEmpty else { return }
-    transfer.continuation.yield(pending)
+    transfer.yield(pending)
     pending.removeAll(keepingCapacity: true)
   }
 

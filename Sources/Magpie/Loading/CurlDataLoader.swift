@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Releasing the loader cancels its loads still running (their streams end
 /// with ``MagpieError/Code/cancelled``).
-public final class CurlDataLoader: DataLoading {
+public final class CurlDataLoader: DataLoading, QueueingDataLoader {
   /// The settings every load uses.
   public let configuration: DataLoaderConfiguration
   private let drivers: [CurlMultiDriver]
@@ -62,12 +62,12 @@ public final class CurlDataLoader: DataLoading {
   /// Starts loading `request`; see ``DataLoading``.
   public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
-    let transfer = CurlTransfer(configuration: configuration, continuation: continuation)
+    let load = streaming(CurlTransfer(configuration: configuration, output: .stream(continuation)), continuation)
     let reader = CurlEventReader(events)
     // The public stream reads the raw one: dropping it drops the raw
     // stream's iterator, which cancels the transfer like a cancelled task.
     let stream = AsyncThrowingStream<DataLoadingEvent, any Error>(unfolding: { try await reader.next() })
-    begin(request, transfer)
+    begin(request, load)
     return stream
   }
 
@@ -80,29 +80,59 @@ public final class CurlDataLoader: DataLoading {
   ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
     let transfer = CurlTransfer(
-      configuration: configuration, continuation: continuation, collectsBody: true,
+      configuration: configuration, output: .stream(continuation), collectsBody: true,
       reportsProgress: progress != nil)
-    begin(request, transfer)
+    begin(request, streaming(transfer, continuation))
     return try await DataLoadingEvents.collect(
       CurlEventReader(events).next, onData: DataLoadingEvents.reporting(progress))
   }
 
-  /// Hands `transfer` to the libcurl thread once `request` is prepared.
-  private func begin(_ request: URLRequest, _ transfer: CurlTransfer) {
+  /// Queues a whole-body load in `slot`'s line; see ``QueueingDataLoader``.
+  /// When its turn comes (as a rule on the libcurl thread whose transfer
+  /// just ended) it goes to a thread at once, and its end is reported on
+  /// the libcurl thread: no task is woken for it.
+  func enqueueLoad(
+    of request: URLRequest, in slot: TransferQueue.Slot, progress: @escaping @Sendable (Int64, Int64?) -> Void,
+    completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), MagpieError>) -> Void
+  ) -> @Sendable () -> Void {
+    let body = CurlBodySink(progress: progress)
+    let handle = Lock<CurlLoad?>(nil)
+    let transfer = CurlTransfer(
+      configuration: configuration,
+      output: .sink(
+        events: { body.take($0) },
+        end: { error in
+          // Taken out: the load holds this closure through its transfer.
+          handle.withLock { handle in
+            defer { handle = nil }
+            return handle
+          }?.ended(cancelled: false)
+          completion(body.finish(error))
+        }), collectsBody: true, reportsProgress: true)
+    let load = CurlLoad(transfer, slot: slot, balance: balance, drivers: drivers)
+    handle.withLock { $0 = load }
+    slot.enqueue { [self] in begin(request, load) }
+    return { load.cancel() }
+  }
+
+  /// A load whose stream's end does its bookkeeping.
+  private func streaming(_ transfer: CurlTransfer, _ continuation: CurlTransfer.Continuation) -> CurlLoad {
+    let load = CurlLoad(transfer, slot: nil, balance: balance, drivers: drivers)
+    continuation.onTermination = { termination in
+      if case .cancelled = termination { load.ended(cancelled: true) } else { load.ended(cancelled: false) }
+    }
+    return load
+  }
+
+  /// Hands the load to a libcurl thread once `request` is prepared;
+  /// nothing if it has already ended.
+  private func begin(_ request: URLRequest, _ load: CurlLoad) {
+    let transfer = load.transfer
     guard !drivers.isEmpty else {
       transfer.finish(MagpieError(.network, "libcurl could not start"))
       return
     }
-    let balance = balance
-    let thread = balance.withLock { $0.assign() }
-    let driver = drivers[thread]
-    transfer.continuation.onTermination = { termination in
-      balance.withLock { $0.release(thread) }
-      if case .cancelled = termination {
-        transfer.cancel()
-        driver.send(.cancel(transfer.id))
-      }
-    }
+    guard let driver = load.assign() else { return }
     if let prepared = RequestPreparation.prepareSynchronously(request, configuration: configuration) {
       Self.submit(prepared, transfer: transfer, driver: driver)
     } else {

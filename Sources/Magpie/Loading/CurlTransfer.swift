@@ -15,8 +15,18 @@ final class CurlTransfer: Sendable {
 
   /// Unique among the loads of this process.
   let id: Int
-  /// The stream's producer end.
-  let continuation: Continuation
+  /// Where the transfer's events go.
+  enum Output: Sendable {
+    /// A stream's producer end; its termination handler does the
+    /// bookkeeping when the stream ends.
+    case stream(Continuation)
+    /// Callbacks on the libcurl thread: each round's events, then the end
+    /// (once).
+    case sink(events: @Sendable ([CurlEvent]) -> Void, end: @Sendable (MagpieError?) -> Void)
+  }
+
+  /// Where the events go.
+  let output: Output
   /// The loader's settings.
   let configuration: DataLoaderConfiguration
   /// Whether the libcurl thread collects the whole body and yields once,
@@ -27,15 +37,16 @@ final class CurlTransfer: Sendable {
   /// ``CurlActiveTransfer/progressInterval``.
   let reportsProgress: Bool
   private let cancelled = Atomic<Bool>(false)
+  private let ended = Atomic<Bool>(false)
   private let preparation = Lock<Task<Void, Never>?>(nil)
 
   init(
-    configuration: DataLoaderConfiguration, continuation: Continuation, collectsBody: Bool = false,
+    configuration: DataLoaderConfiguration, output: Output, collectsBody: Bool = false,
     reportsProgress: Bool = false
   ) {
     id = Self.identifiers.add(1, ordering: .relaxed).newValue
     self.configuration = configuration
-    self.continuation = continuation
+    self.output = output
     self.collectsBody = collectsBody
     self.reportsProgress = reportsProgress
   }
@@ -55,8 +66,23 @@ final class CurlTransfer: Sendable {
     if isCancelled { task.cancel() }
   }
 
-  /// Ends the stream: cleanly when `error` is `nil`.
+  /// Hands a round's events on: one wake-up of a waiting consumer.
+  func yield(_ events: [CurlEvent]) {
+    switch output {
+    case .stream(let continuation): continuation.yield(events)
+    case .sink(let sink, _): sink(events)
+    }
+  }
+
+  /// Ends the transfer's events: cleanly when `error` is `nil`. Only the
+  /// first call counts.
   func finish(_ error: MagpieError?) {
-    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+    guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    switch output {
+    case .stream(let continuation):
+      if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+    case .sink(_, let end):
+      end(error)
+    }
   }
 }

@@ -5,105 +5,88 @@ import Foundation
 #endif
 
 extension ImageDownloader {
-  func start(_ ids: [Int]) {
-    for id in ids {
-      let request: URLRequest? = state.withLock { state in
-        guard state.downloads[id] != nil else { return nil }
-        state.downloads[id]!.started = clock.now
-        return state.downloads[id]!.request
-      }
-      guard let request else { continue }
-      let task = Task.detached { [self] in
-        let result = await run(id, request)
-        finish(id, result)
-      }
-      let cancelled = state.withLock { state -> Bool in
-        guard state.downloads[id] != nil else { return true }
-        state.downloads[id]!.task = task
-        return false
-      }
-      // Every subscriber left between starting and recording the task.
-      if cancelled { task.cancel() }
-    }
+  /// A place in the line for a slot at the stage's priority, following its
+  /// changes.
+  func slot(for stage: PipelineStage<Response>) -> TransferQueue.Slot {
+    let priority = stage.priority
+    let slot = TransferQueue.Slot(queue: queue, priority: priority)
+    stage.onPriorityChange(startedAt: priority) { slot.setPriority($0) }
+    return slot
   }
 
-  private func run(_ id: Int, _ request: URLRequest) async -> Result<Response, MagpieError> {
+  /// A place in the line, joined now.
+  func joinLine(_ stage: PipelineStage<Response>) -> TransferQueue.Slot {
+    let slot = slot(for: stage)
+    slot.enqueue()
+    return slot
+  }
+
+  /// The download stage's work on a task, for a loader that does not start
+  /// queued transfers itself (or when a subscriber wants partial data):
+  /// attempts until one succeeds or the retry policy gives up.
+  func run(
+    _ request: URLRequest, first: TransferQueue.Slot, stage: PipelineStage<Response>
+  ) async throws(MagpieError) -> Response {
     let begun = clock.now
-    var attempt = 0
+    var slot = first
+    var number = 1
     while true {
-      attempt += 1
-      let outcome = await transfer(id, request)
-      switch outcome {
-      case .success(let (data, response)):
-        let metrics = state.withLock { state -> Metrics in
-          let download = state.downloads[id]
-          return Metrics(
-            queueWait: (download?.started ?? begun) - (download?.enqueued ?? begun), transfer: clock.now - begun,
-            attempts: attempt, bytes: data.count)
-        }
-        return .success(Response(data: data, response: response, metrics: metrics))
-      case .failure(let error):
-        if Task.isCancelled { return .failure(MagpieError(.cancelled, "the download was cancelled")) }
-        guard let wait = configuration.retryPolicy.delay(afterAttempt: attempt, error: error) else {
-          return .failure(error)
-        }
+      do throws(MagpieError) {
+        let (data, response) = try await transfer(request, slot: slot, stage: stage)
+        return finishedResponse(data, response, attempts: number, queueWait: first.queueWait, begun: begun)
+      } catch {
+        if Task.isCancelled { throw MagpieError(.cancelled, "the download was cancelled") }
+        guard let wait = configuration.retryPolicy.delay(afterAttempt: number, error: error) else { throw error }
         do {
           try await configuration.sleep(wait)
         } catch {
-          return .failure(MagpieError(.cancelled, "the download was cancelled while waiting to retry"))
+          throw MagpieError(.cancelled, "the download was cancelled while waiting to retry")
         }
+        number += 1
+        slot = joinLine(stage)
       }
     }
   }
 
-  /// One attempt: the response and the whole body, with progress to every
-  /// subscriber. Without a subscriber that wants partial data (progressive
-  /// decoding) the loader collects the body itself
-  /// (``DataLoading/data(for:progress:)``: ``CurlDataLoader`` then wakes
-  /// this task once for a short body, not once a chunk).
-  private func transfer(_ id: Int, _ request: URLRequest) async -> Result<(Data, HTTPURLResponse), MagpieError> {
-    let wantsPartialData = state.withLock { state in
-      state.downloads[id]?.subscribers.values.contains { $0.handlers.data != nil } ?? false
-    }
-    do throws(MagpieError) {
-      guard wantsPartialData else {
+  /// A finished transfer's response, with the time and attempts it took.
+  func finishedResponse(
+    _ data: Data, _ response: HTTPURLResponse, attempts: Int, queueWait: Duration, begun: ContinuousClock.Instant
+  ) -> Response {
+    let metrics = Metrics(
+      queueWait: queueWait, transfer: clock.now - begun - queueWait, attempts: attempts, bytes: data.count)
+    return Response(data: data, response: response, metrics: metrics)
+  }
+
+  /// One attempt on the stage's task: the response and the whole body,
+  /// with progress (and the bytes so far, when a subscriber wants them)
+  /// to every subscriber.
+  private func transfer(
+    _ request: URLRequest, slot: TransferQueue.Slot, stage: PipelineStage<Response>
+  ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
+    defer { slot.release() }
+    try await slot.waitForTurn()
+    // Cancelled: the slot goes to the next transfer now, not when the
+    // loader has wound down.
+    let result = await withTaskCancellationHandler { () async -> Result<(Data, HTTPURLResponse), MagpieError> in
+      do throws(MagpieError) {
+        guard stage.wantsData else {
+          return .success(
+            try await configuration.dataLoader.data(for: request) { received, expected in
+              stage.send(.progress(received: received, expected: expected))
+            })
+        }
+        var iterator = configuration.dataLoader.load(request).makeAsyncIterator()
         return .success(
-          try await configuration.dataLoader.data(for: request) { [self] received, expected in
-            for handler in progressHandlers(id, received: received, expected: expected) {
-              handler.progress?(received, expected)
-            }
+          try await DataLoadingEvents.collect({ try await iterator.next() }) { body, received, expected in
+            stage.send(.progress(received: received, expected: expected))
+            stage.send(.data(body))
           })
+      } catch {
+        return .failure(error)
       }
-      var iterator = configuration.dataLoader.load(request).makeAsyncIterator()
-      return .success(
-        try await DataLoadingEvents.collect({ try await iterator.next() }) { [self] body, received, expected in
-          for handler in progressHandlers(id, received: received, expected: expected) {
-            handler.progress?(received, expected)
-            handler.data?(body)
-          }
-        })
-    } catch {
-      return .failure(Task.isCancelled ? MagpieError(.cancelled, "the download was cancelled") : error)
+    } onCancel: {
+      slot.release()
     }
-  }
-
-  /// Records `id`'s progress; the handlers of its subscribers.
-  private func progressHandlers(_ id: Int, received: Int64, expected: Int64?) -> [Handlers] {
-    state.withLock { state -> [Handlers] in
-      guard state.downloads[id] != nil else { return [] }
-      state.downloads[id]!.received = received
-      state.downloads[id]!.expected = expected
-      return state.downloads[id]!.subscribers.values.map(\.handlers)
-    }
-  }
-
-  private func finish(_ id: Int, _ result: Result<Response, MagpieError>) {
-    let (subscribers, toStart) = state.withLock { state -> ([Subscriber], [Int]) in
-      guard let download = state.downloads.removeValue(forKey: id) else { return ([], []) }
-      if state.byKey[download.key] == id { state.byKey[download.key] = nil }
-      return (Array(download.subscribers.values), state.queue.remove(id))
-    }
-    start(toStart)
-    for subscriber in subscribers { subscriber.handlers.completion(result) }
+    return try result.get()
   }
 }

@@ -1,31 +1,35 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// Downloads image data: at most N transfers at once (6 by default),
-/// highest priority first, identical requests coalesced into one transfer
-/// with many subscribers, transient failures retried with backoff
+/// Downloads image data: the pipeline's download stage over a
+/// ``DataLoading``. At most N transfers run at once (6 by default),
+/// highest priority first; identical requests share one transfer with
+/// many subscribers; transient failures are retried with backoff
 /// (SDWebImageDownloader, Nuke's data loading stage).
 ///
-/// Each subscriber gets its own progress and completion. Cancelling one
-/// subscriber completes it at once with ``MagpieError/Code/cancelled`` and
-/// leaves the others running; the transfer itself is cancelled (and its
-/// connection closed) when its last subscriber leaves.
+/// The sharing rules are the pipeline's own (``PipelineStage``): each
+/// subscriber gets its own progress and outcome, a transfer waits at the
+/// highest priority among its subscribers, and it is cancelled (its
+/// connection closed) when its last subscriber leaves. Await
+/// ``data(for:priority:progress:)``; ``download(_:priority:handlers:)`` is
+/// the callback form of the same subscription.
 public final class ImageDownloader: Sendable {
   /// The configuration in force.
   public let configuration: Configuration
-  let state: Lock<State>
+  /// The line transfers wait in for a slot.
+  let queue: TransferQueue
+  /// Transfers in flight, by ``coalescingKey(for:)``.
+  let transfers = StageTable<Response>()
   let clock = ContinuousClock()
 
   /// A downloader with `configuration`.
   public init(configuration: Configuration) {
     self.configuration = configuration
     let order: WorkQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
-    self.state = Lock(
-      State(queue: WorkQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)))
+    queue = TransferQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)
   }
 
   /// The key identical requests share: method, URL and header fields.
@@ -38,100 +42,56 @@ public final class ImageDownloader: Sendable {
     return key
   }
 
-  // MARK: Subscribing
-
-  /// Subscribes to the download of `request`, joining an identical one in
-  /// flight or queueing a new one.
-  @discardableResult
-  public func download(_ request: URLRequest, priority: ImageRequest.Priority = .normal, handlers: Handlers) -> Token {
-    let key = Self.coalescingKey(for: request)
-    let (token, toStart) = state.withLock { state -> (Token, [Int]) in
-      let id: Int
-      let isNew: Bool
-      if let existing = state.byKey[key] {
-        id = existing
-        isNew = false
-      } else {
-        id = state.nextID
-        state.nextID += 1
-        state.downloads[id] = Download(key: key, request: request, enqueued: clock.now)
-        state.byKey[key] = id
-        isNew = true
-      }
-      let subscriberID = state.nextID
-      state.nextID += 1
-      state.downloads[id]!.subscribers[subscriberID] = Subscriber(priority: priority, handlers: handlers)
-      let token = Token(download: id, subscriber: subscriberID)
-      if isNew { return (token, state.queue.enqueue(id, priority: priority)) }
-      state.queue.setPriority(id, state.downloads[id]!.priority)
-      return (token, [])
-    }
-    start(toStart)
-    return token
-  }
-
   /// The body of `request`, downloaded (or joined) and awaited. Cancelling
-  /// the calling task cancels this subscription only.
+  /// the calling task cancels this subscription only; `progress` gets the
+  /// bytes received and the total announced.
   public func data(
     for request: URLRequest, priority: ImageRequest.Priority = .normal,
     progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) async throws(MagpieError) -> Response {
-    let tokenBox = Lock<Token?>(nil)
-    let result: Result<Response, MagpieError> = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let token = download(
-          request, priority: priority,
-          handlers: Handlers(progress: progress) { continuation.resume(returning: $0) })
-        tokenBox.withLock { $0 = token }
+    let observer = progress.map { progress in
+      { @Sendable (event: StageEvent) in
+        if case .progress(let received, let expected) = event { progress(received, expected) }
       }
-    } onCancel: {
-      if let token = tokenBox.withLock({ $0 }) { cancel(token) }
     }
-    // Cancelled before the token existed: the subscription ran to its end;
-    // report the cancellation all the same.
-    if Task.isCancelled, case .success = result { throw MagpieError(.cancelled, "the download was cancelled") }
-    return try result.get()
+    return try await subscribe(request, priority: priority, observer: observer).value()
   }
 
-  /// Cancels one subscription: its completion is called at once with
-  /// ``MagpieError/Code/cancelled``. The transfer stops when no subscriber is
-  /// left.
-  public func cancel(_ token: Token) {
-    let (subscriber, toStart, task) = state.withLock { state -> (Subscriber?, [Int], Task<Void, Never>?) in
-      guard var download = state.downloads[token.download],
-        let subscriber = download.subscribers.removeValue(forKey: token.subscriber)
-      else { return (nil, [], nil) }
-      if !download.subscribers.isEmpty {
-        state.downloads[token.download] = download
-        state.queue.setPriority(token.download, download.priority)
-        return (subscriber, [], nil)
+  /// Joins the transfer of `request`, or starts one (joining the line for
+  /// a slot now, in the order of the calls). `wantsData` asks for the
+  /// bytes so far with each chunk; `completion`, when given, gets the
+  /// outcome without a task waiting for it.
+  func subscribe(
+    _ request: URLRequest, priority: ImageRequest.Priority, wantsData: Bool = false,
+    observer: (@Sendable (StageEvent) -> Void)?,
+    completion: PipelineStage<Response>.Completion? = nil
+  ) -> StageSubscription<Response> {
+    transfers.subscribe(
+      key: Self.coalescingKey(for: request), priority: priority, observer: observer, wantsData: wantsData,
+      completion: completion
+    ) { [self] stage in
+      if !wantsData, let loader = configuration.dataLoader as? any QueueingDataLoader {
+        // The loader's thread starts it and reports its end: no task.
+        stage.start(driving: { QueuedDownload(request, loader: loader, downloader: self, stage: $0).begin() })
+      } else {
+        let slot = joinLine(stage)
+        stage.start { [self] stage throws(MagpieError) in try await run(request, first: slot, stage: stage) }
       }
-      state.downloads[token.download] = nil
-      state.byKey[download.key] = nil
-      return (subscriber, state.queue.remove(token.download), download.task)
-    }
-    task?.cancel()
-    subscriber?.handlers.completion(.failure(MagpieError(.cancelled, "the download was cancelled")))
-    start(toStart)
-  }
-
-  /// Changes a subscription's priority; a waiting download starts by the
-  /// highest priority among its subscribers.
-  public func setPriority(_ priority: ImageRequest.Priority, for token: Token) {
-    state.withLock { state in
-      guard state.downloads[token.download]?.subscribers[token.subscriber] != nil else { return }
-      state.downloads[token.download]!.subscribers[token.subscriber]!.priority = priority
-      state.queue.setPriority(token.download, state.downloads[token.download]!.priority)
     }
   }
 
-  /// Downloads waiting for a slot, in the order they would start (for tests
-  /// and diagnostics).
-  public var waitingRequests: [URLRequest] {
-    state.withLock { state in state.queue.waitingInStartOrder.compactMap { state.downloads[$0]?.request } }
+  /// Transfers allowed at once now: the configuration's limit, or the
+  /// last one set by ``setMaximumConcurrentDownloads(_:)``.
+  public var maximumConcurrentDownloads: Int { queue.maximumRunning }
+
+  /// Changes how many transfers run at once (at least 1). Raising it starts
+  /// waiting transfers now; lowering it stops none that run, it only starts
+  /// fewer. An ``ImageManager`` sets this from its
+  /// ``ImageManager/Concurrency/downloads``.
+  public func setMaximumConcurrentDownloads(_ limit: Int) {
+    queue.setMaximumRunning(limit)
   }
 
   /// The number of transfers running now.
-  public var runningCount: Int { state.withLock { $0.queue.running.count } }
-
+  public var runningCount: Int { queue.runningCount }
 }

@@ -35,8 +35,7 @@ extension ImageManager {
     _ plan: DecodePlan, fetch: StageSubscription<FetchedData>, subscribedAt: ImageRequest.Priority,
     stage: PipelineStage<DecodedImage>
   ) async throws(MagpieError) -> DecodedImage {
-    stage.onPriorityChange(startedAt: subscribedAt) { fetch.setPriority($0) }
-    let fetched = try await fetch.value()
+    let fetched = try await stage.awaiting(fetch, subscribedAt: subscribedAt)
     let limiter = decodeLimiter
     let priority = stage.priority
     let clock = ContinuousClock()

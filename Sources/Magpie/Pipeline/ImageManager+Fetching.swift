@@ -79,34 +79,16 @@ extension ImageManager {
       stage.send(.progress(received: Int64(data.count), expected: Int64(data.count)))
       return (data, nil)
     case .network(let urlRequest):
-      let downloader = configuration.downloader
-      let progress: @Sendable (Int64, Int64?) -> Void = { received, expected in
-        stage.send(.progress(received: received, expected: expected))
-      }
-      var partial: (@Sendable (Data) -> Void)?
-      if request.options.contains(.progressiveLoad) {
-        partial = { @Sendable data in stage.send(.data(data)) }
-      }
-      let onData = partial
-      let token = Lock<ImageDownloader.Token?>(nil)
-      let result: Result<ImageDownloader.Response, MagpieError> = await withTaskCancellationHandler {
-        await withCheckedContinuation {
-          (continuation: CheckedContinuation<Result<ImageDownloader.Response, MagpieError>, Never>) in
-          let handlers = ImageDownloader.Handlers(progress: progress, data: onData) { result in
-            continuation.resume(returning: result)
-          }
-          let priority = stage.priority
-          let started = downloader.download(urlRequest, priority: priority, handlers: handlers)
-          token.withLock { $0 = started }
-          // Cancelled before the token was known: the handler found none.
-          if Task.isCancelled { downloader.cancel(started) }
-          stage.onPriorityChange(startedAt: priority) { downloader.setPriority($0, for: started) }
-        }
-      } onCancel: {
-        if let started = token.withLock({ $0 }) { downloader.cancel(started) }
-      }
-      stage.onPriorityChange(startedAt: stage.priority, nil)
-      let response = try result.get()
+      let progressive = request.options.contains(.progressiveLoad)
+      let priority = stage.priority
+      let download = configuration.downloader.subscribe(
+        urlRequest, priority: priority, wantsData: progressive,
+        observer: { event in
+          // Another fetch's progressive load may share the transfer.
+          if case .data = event, !progressive { return }
+          stage.send(event)
+        })
+      let response = try await stage.awaiting(download, subscribedAt: priority)
       metrics.queueWait += response.metrics.queueWait
       metrics.network += response.metrics.transfer
       metrics.attempts += response.metrics.attempts

@@ -82,7 +82,6 @@ public struct ImageRequest: Sendable {
     return nil
   }
 
-
   private static func urlString(of source: Source) -> String? {
     if case .network(let request) = source { return request.url?.absoluteString }
     return nil

@@ -82,6 +82,15 @@ final class NginxOrigin: @unchecked Sendable {
     Set(try loggedRequests(uri).compactMap { $0.last }).count
   }
 
+  /// Every request nginx has logged (path and query, as sent), in the
+  /// order it ended them, once the log caught up; the fence left out.
+  func loggedURIs() throws -> [String] {
+    try fence()
+    let log = try String(contentsOf: workdir.appendingPathComponent("logs/access.log"), encoding: .utf8)
+    return log.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+      .filter { $0 != "/__magpie-origin" }
+  }
+
   /// The fields of each request logged for `uri`, once the log caught up.
   private func loggedRequests(_ uri: String) throws -> [[Substring]] {
     try fence()

@@ -127,7 +127,6 @@ import Testing
     await loader.waitForStarts(1)
     downloader.setPriority(.high, for: tokens["d"]!)
     downloader.setPriority(.veryLow, for: tokens["b"]!)
-    #expect(downloader.waitingRequests.map(\.url!.lastPathComponent) == ["d", "c", "b"])
     loader.resume()
     await completions.wait(for: 4)
     #expect(loader.startedURLs.map { URL(string: $0)!.lastPathComponent } == ["first", "d", "c", "b"])

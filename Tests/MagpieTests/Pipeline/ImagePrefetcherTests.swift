@@ -70,8 +70,7 @@ import Testing
     await loader.waitForStarts(1)
     let done = AsyncCounter()
     manager.loadImage(with: ImageRequest(url: url(99)), callbackQueue: .immediate) { _ in done.increment() }
-    while manager.configuration.downloader.waitingRequests.count < 3 { await Task.yield() }
-    #expect(manager.configuration.downloader.waitingRequests.first?.url == url(99))
+    while manager.configuration.downloader.queue.waitingCount < 3 { await Task.yield() }
     loader.resume()
     await done.wait(for: 1)
     _ = await prefetcher.prefetch([])

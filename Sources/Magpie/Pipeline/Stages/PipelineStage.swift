@@ -5,17 +5,21 @@
 /// among its subscribers. The rules live in ``SharedWork``; this class
 /// applies them under a lock and runs the work.
 final class PipelineStage<Value: Sendable>: Sendable {
-  typealias Waiter = CheckedContinuation<Result<Value, MagpieError>, Never>
+  /// Takes the stage's outcome.
+  typealias Completion = @Sendable (Result<Value, MagpieError>) -> Void
 
   /// What the stage keeps per subscriber.
   struct Member {
     var observer: (@Sendable (StageEvent) -> Void)?
-    var waiter: Waiter?
+    var completion: Completion?
+    /// Wants the bytes so far with each chunk (``StageEvent/data(_:)``).
+    var wantsData: Bool
   }
 
   private struct Shared {
     var machine: SharedWork<Value, Member>
-    var work: Task<Void, Never>?
+    /// Stops the work (cancels its task, or its callbacks' transfer).
+    var cancelWork: (@Sendable () -> Void)?
     /// Moves the stage's queued work (a download, a decode slot) to a new
     /// priority; set by the work for the step it waits in.
     var reprioritize: (@Sendable (ImageRequest.Priority) -> Void)?
@@ -38,14 +42,22 @@ final class PipelineStage<Value: Sendable>: Sendable {
   /// Subscribers waiting for the outcome.
   var subscriberCount: Int { state.withLock { $0.machine.subscriberCount } }
 
+  /// Whether any subscriber wants the bytes so far with each chunk.
+  var wantsData: Bool { state.withLock { $0.machine.subscribers.contains(where: \.wantsData) } }
+
   /// Joins the stage; `nil` once it is closed (finished or abandoned).
-  /// `observer` gets the stage's events until the subscriber leaves.
+  /// `observer` gets the stage's events until the subscriber leaves;
+  /// `completion`, when given, gets the outcome (or the cancellation when
+  /// the subscriber leaves) without a task waiting for it.
   func subscribe(
-    priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?
+    priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?, wantsData: Bool = false,
+    completion: Completion? = nil
   ) -> StageSubscription<Value>? {
-    let joined = state.withLock { shared -> (Int, (@Sendable (ImageRequest.Priority) -> Void)?, ImageRequest.Priority?)? in
-      let member = Member(observer: observer, waiter: nil)
-      guard let (id, raised) = shared.machine.join(member, priority: priority, waiting: false) else { return nil }
+    let joined = state.withLock {
+      shared -> (Int, (@Sendable (ImageRequest.Priority) -> Void)?, ImageRequest.Priority?)? in
+      let member = Member(observer: observer, completion: completion, wantsData: wantsData)
+      guard let (id, raised) = shared.machine.join(member, priority: priority, waiting: completion != nil)
+      else { return nil }
       return (id, shared.reprioritize, raised)
     }
     guard let (id, handler, raised) = joined else { return nil }
@@ -53,31 +65,54 @@ final class PipelineStage<Value: Sendable>: Sendable {
     return StageSubscription(stage: self, id: id)
   }
 
-  /// Starts `work` on a task of its own; `closed` runs once the stage takes
-  /// no more subscribers (to drop it from its table).
-  func start(
-    _ work: @escaping @Sendable (PipelineStage<Value>) async throws(MagpieError) -> Value,
-    closed: @escaping @Sendable () -> Void
-  ) {
+  /// Sets what runs once the stage takes no more subscribers (its table
+  /// drops it then); set before the work starts.
+  func onClose(_ closed: @escaping @Sendable () -> Void) {
+    state.withLock { $0.closed = closed }
+  }
+
+  /// Starts `work` on a task of its own.
+  func start(_ work: @escaping @Sendable (PipelineStage<Value>) async throws(MagpieError) -> Value) {
     let task = Task.detached { [self] in
-      let result: Result<Value, MagpieError>
       do throws(MagpieError) {
-        result = .success(try await work(self))
+        complete(.success(try await work(self)))
       } catch {
-        result = .failure(error)
+        complete(.failure(error))
       }
-      let (members, closed) = state.withLock { shared -> ([Member], (@Sendable () -> Void)?) in
-        shared.reprioritize = nil
-        defer { shared.closed = nil }
-        return (shared.machine.finish(result), shared.closed)
-      }
-      closed?()
-      for member in members { member.waiter?.resume(returning: result) }
     }
-    state.withLock { shared in
-      shared.work = task
-      shared.closed = closed
+    setCancel { task.cancel() }
+  }
+
+  /// Starts work driven by callbacks rather than by a task of its own:
+  /// `begin` starts it and returns how to stop it, and the work ends by
+  /// calling ``complete(_:)`` from whatever thread it ends on (a download:
+  /// the libcurl thread, which wakes only the tasks that wait).
+  func start(driving begin: (PipelineStage<Value>) -> @Sendable () -> Void) {
+    setCancel(begin(self))
+  }
+
+  /// The work's outcome: every waiting subscriber gets it now, later ones
+  /// when they wait. Only the first call counts.
+  func complete(_ result: Result<Value, MagpieError>) {
+    let (members, closed) = state.withLock { shared -> ([Member], (@Sendable () -> Void)?) in
+      shared.reprioritize = nil
+      shared.cancelWork = nil
+      defer { shared.closed = nil }
+      return (shared.machine.finish(result), shared.closed)
     }
+    closed?()
+    for member in members { member.completion?(result) }
+  }
+
+  /// Keeps how to stop the work; stops it at once when every subscriber
+  /// left before it started.
+  private func setCancel(_ cancel: @escaping @Sendable () -> Void) {
+    let abandoned = state.withLock { shared -> Bool in
+      guard !shared.machine.isClosed else { return shared.machine.isAbandoned }
+      shared.cancelWork = cancel
+      return false
+    }
+    if abandoned { cancel() }
   }
 
   /// Installs how to move the work's current wait to a new priority;
@@ -99,8 +134,9 @@ final class PipelineStage<Value: Sendable>: Sendable {
   // MARK: A subscriber's side
 
   func wait(_ id: Int) async -> Result<Value, MagpieError> {
-    await withCheckedContinuation { (continuation: Waiter) in
-      switch state.withLock({ $0.machine.wait(id) { $0.waiter = continuation } }) {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, MagpieError>, Never>) in
+      let completion: Completion = { continuation.resume(returning: $0) }
+      switch state.withLock({ $0.machine.wait(id) { $0.completion = completion } }) {
       case .deliver(let result): continuation.resume(returning: result)
       case .wait: break
       case .cancelled: continuation.resume(returning: .failure(Self.cancellation))
@@ -110,23 +146,23 @@ final class PipelineStage<Value: Sendable>: Sendable {
 
   func leave(_ id: Int) {
     typealias Left = (
-      SharedWork<Value, Member>.LeaveAction, Task<Void, Never>?, (@Sendable (ImageRequest.Priority) -> Void)?,
+      SharedWork<Value, Member>.LeaveAction, (@Sendable () -> Void)?, (@Sendable (ImageRequest.Priority) -> Void)?,
       (@Sendable () -> Void)?
     )
     let (action, work, handler, closed) = state.withLock { shared -> Left in
       let action = shared.machine.leave(id)
       guard action.cancelsWork else { return (action, nil, shared.reprioritize, nil) }
       defer { shared.closed = nil }
-      return (action, shared.work, nil, shared.closed)
+      return (action, shared.cancelWork, nil, shared.closed)
     }
     if action.cancelsWork {
       closed?()
-      work?.cancel()
+      work?()
     } else if let lowered = action.newPriority {
       handler?(lowered)
     }
     let cancelled: Result<Value, MagpieError> = .failure(Self.cancellation)
-    action.subscriber?.waiter?.resume(returning: cancelled)
+    action.subscriber?.completion?(cancelled)
   }
 
   func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
@@ -138,4 +174,16 @@ final class PipelineStage<Value: Sendable>: Sendable {
   }
 
   static var cancellation: MagpieError { MagpieError(.cancelled, "every task waiting for this work was cancelled") }
+
+  /// The outcome of `dependency`, work this stage's work waits on (the
+  /// fetch under a decode, the download under a fetch): while it waits,
+  /// this stage's priority is the dependency's, and cancelling this work
+  /// leaves the dependency.
+  func awaiting<Dependency: Sendable>(
+    _ dependency: StageSubscription<Dependency>, subscribedAt: ImageRequest.Priority
+  ) async throws(MagpieError) -> Dependency {
+    onPriorityChange(startedAt: subscribedAt) { dependency.setPriority($0) }
+    defer { onPriorityChange(startedAt: priority, nil) }
+    return try await dependency.value()
+  }
 }

@@ -52,6 +52,9 @@ struct SharedWork<Value, Subscriber> {
     self.priority = priority
   }
 
+  /// Whether every subscriber left before the outcome came in.
+  var isAbandoned: Bool { isClosed && outcome == nil }
+
   /// How many subscribers are waiting for the outcome.
   var subscriberCount: Int { entries.count }
 

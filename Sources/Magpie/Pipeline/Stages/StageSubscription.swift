@@ -21,4 +21,10 @@ struct StageSubscription<Value: Sendable>: Sendable {
   func setPriority(_ priority: ImageRequest.Priority) {
     stage.setPriority(priority, of: id)
   }
+
+  /// Leaves the stage now (a subscriber with a completion gets the
+  /// cancellation at once); the stage's work stops when nobody is left.
+  func cancel() {
+    stage.leave(id)
+  }
 }

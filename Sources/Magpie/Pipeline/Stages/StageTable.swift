@@ -10,23 +10,46 @@ final class StageTable<Value: Sendable>: Sendable {
   private let state = Lock(State())
 
   /// Joins the stage running for `key`, or starts one running `work`.
+  /// Joins the stage running for `key`, or starts one running `work` on a
+  /// task of its own.
   func subscribe(
     key: String, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)? = nil,
+    wantsData: Bool = false, completion: PipelineStage<Value>.Completion? = nil,
     work: @escaping @Sendable (PipelineStage<Value>) async throws(MagpieError) -> Value
   ) -> StageSubscription<Value> {
-    let (subscription, watchers) = state.withLock { state in
-      var subscription = state.stages[key]?.subscribe(priority: priority, observer: observer)
+    subscribe(
+      key: key, priority: priority, observer: observer, wantsData: wantsData, completion: completion,
+      starting: { $0.start(work) })
+  }
+
+  /// Joins the stage running for `key`, or makes one and has `starting`
+  /// start its work (see ``PipelineStage/start(driving:)``), on this
+  /// thread: what must happen in the order of the calls (a download
+  /// joining the line for a slot) happens here.
+  func subscribe(
+    key: String, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?,
+    wantsData: Bool, completion: PipelineStage<Value>.Completion?,
+    starting: (PipelineStage<Value>) -> Void
+  ) -> StageSubscription<Value> {
+    let (subscription, created, watchers) = state.withLock { state in
+      var subscription = state.stages[key]?.subscribe(
+        priority: priority, observer: observer, wantsData: wantsData, completion: completion)
+      var created: PipelineStage<Value>?
       if subscription == nil {
         let stage = PipelineStage<Value>(key: key, priority: priority)
-        subscription = stage.subscribe(priority: priority, observer: observer)
+        subscription = stage.subscribe(
+          priority: priority, observer: observer, wantsData: wantsData, completion: completion)
         state.stages[key] = stage
-        stage.start(work) { [weak self, weak stage] in
+        stage.onClose { [weak self, weak stage] in
           guard let self, let stage else { return }
           self.remove(stage)
         }
+        created = stage
       }
-      return (subscription!, Self.satisfiedWatchers(&state))
+      return (subscription!, created, Self.satisfiedWatchers(&state))
     }
+    // Outside the lock: work that ends at once drops its stage from here.
+    if let created { starting(created) }
     for watcher in watchers { watcher.resume() }
     return subscription
   }

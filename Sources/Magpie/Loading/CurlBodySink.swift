@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Turns a collecting transfer's events, as the libcurl thread hands them
+/// over, into its response and whole body, reporting progress on the way:
+/// the sink of a load queued by ``CurlDataLoader/enqueueLoad(of:in:progress:completion:)``.
+final class CurlBodySink: Sendable {
+  private struct State {
+    var response: HTTPURLResponse?
+    var body = Data()
+  }
+
+  private let state = Lock(State())
+  private let progress: @Sendable (Int64, Int64?) -> Void
+
+  /// A sink reporting to `progress`.
+  init(progress: @escaping @Sendable (Int64, Int64?) -> Void) {
+    self.progress = progress
+  }
+
+  /// Takes one round's events.
+  func take(_ events: [CurlEvent]) {
+    for event in events {
+      switch event.dataLoadingEvent {
+      case .response(let head):
+        state.withLock { state in
+          state.response = head
+          state.body = Data()
+        }
+      case .data(let chunk, let received, let expected):
+        if !chunk.isEmpty {
+          state.withLock { state in
+            if state.body.isEmpty { state.body = chunk } else { state.body.append(chunk) }
+          }
+        }
+        progress(received, expected)
+      }
+    }
+  }
+
+  /// The outcome once the transfer ended, with `error` or cleanly.
+  func finish(_ error: MagpieError?) -> Result<(Data, HTTPURLResponse), MagpieError> {
+    if let error { return .failure(error) }
+    let (body, response) = state.withLock { state in
+      defer { state.body = Data() }
+      return (state.body, state.response)
+    }
+    guard let response else {
+      return .failure(MagpieError(.network, "the connection ended before a response arrived"))
+    }
+    return .success((body, response))
+  }
+}

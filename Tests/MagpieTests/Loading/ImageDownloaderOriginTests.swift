@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import Magpie
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The downloader over libcurl at a real origin: the libcurl thread takes
+/// each next transfer from the downloader's line itself, and still in the
+/// line's order.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ImageDownloaderOriginTests {
+  let directory: TemporaryDirectory
+  let root: URL
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    root = try directory.servingSamples(["cutout-01.png"])
+  }
+
+  @Test(arguments: [ImageDownloader.ExecutionOrder.fifo, .lifo])
+  func theLibcurlThreadStartsQueuedTransfersInTheLinesOrder(order: ImageDownloader.ExecutionOrder) async throws {
+    let origin = try NginxOrigin(serving: root)
+    defer { origin.stop() }
+    let downloader = ImageDownloader(
+      configuration: .init(dataLoader: CurlDataLoader(), maximumConcurrentDownloads: 1, executionOrder: order))
+    let done = AsyncCounter()
+    let failures = Lock<[MagpieError]>([])
+    let uris = (0..<6).map { "/cutout-01.png?\($0)" }
+    var tokens: [ImageDownloader.Token] = []
+    for uri in uris {
+      tokens.append(
+        downloader.download(
+          URLRequest(url: origin.url(uri)),
+          handlers: .init { result in
+            if case .failure(let error) = result { failures.withLock { $0.append(error) } }
+            done.increment()
+          }))
+    }
+    // The first runs; the last waiting one jumps the line, another leaves it.
+    downloader.setPriority(.high, for: tokens[5])
+    downloader.cancel(tokens[2])
+    await done.wait(for: 6)
+    #expect(failures.withLock { $0.map(\.code) } == [.cancelled])
+    let expected = order == .fifo ? [0, 5, 1, 3, 4] : [0, 5, 4, 3, 1]
+    #expect(try origin.loggedURIs() == expected.map { uris[$0] })
+    #expect(downloader.runningCount == 0)
+  }
+
+  /// A download over libcurl holds nothing once its outcome is delivered:
+  /// its stage (and the body in its outcome) goes with the last reference
+  /// the caller drops. (The loader's callbacks and the stage once held each
+  /// other, keeping every body of a run alive.)
+  @Test func aFinishedDownloadKeepsNothing() async throws {
+    let origin = try NginxOrigin(serving: root)
+    defer { origin.stop() }
+    let downloader = ImageDownloader(configuration: .init(dataLoader: CurlDataLoader()))
+    weak var stage: PipelineStage<ImageDownloader.Response>?
+    do {
+      let subscription = downloader.subscribe(
+        URLRequest(url: origin.url("/cutout-01.png")), priority: .normal, observer: nil)
+      stage = subscription.stage
+      let response = try await subscription.value()
+      #expect(response.response.statusCode == 200)
+    }
+    // The libcurl thread may still be returning from the delivery.
+    for _ in 0..<100_000 where stage != nil { await Task.yield() }
+    #expect(stage == nil)
+    #expect(downloader.transfers.count == 0)
+  }
+}
