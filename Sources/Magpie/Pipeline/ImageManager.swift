@@ -54,60 +54,42 @@ public final class ImageManager: Sendable {
     validators = ValidatorStore(cache: configuration.cache)
   }
 
-  // MARK: Loading, async
+  // MARK: Loading
 
-  /// Loads the image `request` describes. Cancelling the calling task
-  /// cancels this load (shared work stops when nobody else needs it).
+  /// Starts loading `request` and returns its task: await its
+  /// ``ImageTask/response`` or ``ImageTask/image``, read its
+  /// ``ImageTask/events`` or ``ImageTask/progress``, change its
+  /// ``ImageTask/priority``, ``ImageTask/cancel()`` it. A memory-cache hit
+  /// returns a task that has already finished.
+  ///
+  /// One cancellation rule holds for every form: a load stops when its
+  /// task is cancelled, by ``ImageTask/cancel()`` or by cancelling the Swift
+  /// task that awaits it (``ImageTask/response``, ``ImageTask/image``,
+  /// ``image(for:progress:partialImage:)``); it then ends with
+  /// ``MagpieError/Code/cancelled``. Work it shares with other loads stops
+  /// only when every load that needs it is cancelled.
+  public func imageTask(with request: ImageRequest) -> ImageTask {
+    let task = makeTask(request)
+    if let hit = memoryHit(for: request) {
+      _ = task.finish(with: .success(hit))
+    } else {
+      start(task, progress: nil, partialImage: nil, completion: nil)
+    }
+    return task
+  }
+
+  /// Loads the image `request` describes: ``imageTask(with:)`` awaited,
+  /// with its progress and progressive previews to the closures.
+  /// Cancelling the calling task cancels this load.
   public func image(
     for request: ImageRequest, progress: (@Sendable (ImageTask.Progress) -> Void)? = nil,
     partialImage: (@Sendable (Image) -> Void)? = nil
   ) async throws(MagpieError) -> ImageResult {
+    guard progress != nil || partialImage != nil else { return try await imageTask(with: request).response }
     if let hit = memoryHit(for: request) { return hit }
-    // The task is the delivery point for both forms: this one waits on it,
-    // the completion form hands it callbacks.
     let task = makeTask(request)
     start(task, progress: progress, partialImage: partialImage, completion: nil)
-    let result = await withTaskCancellationHandler {
-      await task.waitForResult()
-    } onCancel: {
-      task.cancel()
-    }
-    return try result.get()
-  }
-
-  // MARK: Loading, completion handlers
-
-  /// Starts loading `request` and calls back on `callbackQueue`: progress as
-  /// bytes arrive, partial images of progressive JPEGs (with
-  /// ``ImageLoadingOptions/progressiveLoad``), then the completion exactly
-  /// once. A memory-cache hit completes before this returns when
-  /// `callbackQueue` is `.immediate`.
-  @discardableResult
-  public func loadImage(
-    with request: ImageRequest, callbackQueue: CallbackQueue = .main,
-    progress: (@Sendable (ImageTask.Progress) -> Void)? = nil, partialImage: (@Sendable (Image) -> Void)? = nil,
-    completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
-  ) -> ImageTask {
-    let task = makeTask(request)
-    if let hit = memoryHit(for: request) {
-      guard let result = task.finish(with: .success(hit)) else { return task }
-      // Called directly when immediate: no closure to allocate on the hot path.
-      if case .immediate = callbackQueue { completion(result) } else { callbackQueue.run { completion(result) } }
-      return task
-    }
-    var progressOnQueue: (@Sendable (ImageTask.Progress) -> Void)?
-    if let progress {
-      progressOnQueue = { @Sendable value in callbackQueue.run { progress(value) } }
-    }
-    var partialOnQueue: (@Sendable (Image) -> Void)?
-    if let partialImage {
-      partialOnQueue = { @Sendable image in callbackQueue.run { partialImage(image) } }
-    }
-    let completionOnQueue: @Sendable (Result<ImageResult, MagpieError>) -> Void = { result in
-      callbackQueue.run { completion(result) }
-    }
-    start(task, progress: progressOnQueue, partialImage: partialOnQueue, completion: completionOnQueue)
-    return task
+    return try await task.response
   }
 
   /// The processed image for `request` if the memory cache has it; never
@@ -137,7 +119,7 @@ public final class ImageManager: Sendable {
 
   // MARK: Tasks and jobs
 
-  private func makeTask(_ request: ImageRequest) -> ImageTask {
+  func makeTask(_ request: ImageRequest) -> ImageTask {
     ImageTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, request: request)
   }
 

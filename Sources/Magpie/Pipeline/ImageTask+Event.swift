@@ -43,15 +43,25 @@ extension ImageTask {
   }
 
   /// The task's result, waiting for it if the task has not finished (and
-  /// at once if it has).
-  ///
-  /// Cancelling the Swift task that awaits this does not cancel the image
-  /// task (others may want it) and the wait goes on until it finishes; call
-  /// ``cancel()`` to stop the load, and this then throws
+  /// at once if it has). Cancelling the Swift task that awaits this
+  /// cancels the image task, as ``cancel()`` does (the rule of
+  /// ``ImageManager/imageTask(with:)``): it then throws
   /// ``MagpieError/Code/cancelled``.
   public var response: ImageResult {
     get async throws(MagpieError) {
-      try await waitForResult().get()
+      let result = await withTaskCancellationHandler {
+        await waitForResult()
+      } onCancel: {
+        cancel()
+      }
+      return try result.get()
+    }
+  }
+
+  /// The task's image: ``response``'s, under the same rule.
+  public var image: Image {
+    get async throws(MagpieError) {
+      try await response.image
     }
   }
 }

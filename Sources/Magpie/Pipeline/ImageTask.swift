@@ -1,5 +1,7 @@
-/// One image load in flight: cancel it, change its priority, read its
-/// progress. Returned by ``ImageManager/loadImage(with:progress:partialImage:completion:)``.
+/// One image load in flight: await its ``response`` or ``image``, read
+/// its ``events`` or ``progress``, change its ``priority``, ``cancel()`` it.
+/// Made by ``ImageManager/imageTask(with:)``, the front door; the
+/// completion-handler forms return one too.
 ///
 /// Cancelling completes the task with ``MagpieError/Code/cancelled`` at once;
 /// its shared work stops only when no other task needs it. A cancelled

@@ -70,13 +70,7 @@ struct ImageLoadBinder {
       Self.show(result, placeholder: placeholder, options: options, hooks: hooks, transition: state.transition)
       completion?(result)
     }
-    var progressOnMain: (@Sendable (ImageTask.Progress) -> Void)?
-    if let progress {
-      progressOnMain = { value in Task { @MainActor in progress(value) } }
-    }
-    let task = manager.loadImage(with: request, callbackQueue: .immediate, progress: progressOnMain) { result in
-      Task { @MainActor in deliver(result) }
-    }
+    let task = manager.loadImageOnMainActor(with: request, progress: progress, completion: deliver)
     if state.isCurrent(token, forKey: key) { state.setTask(task, forKey: key) }
     return task
   }

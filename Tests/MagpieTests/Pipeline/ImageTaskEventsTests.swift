@@ -169,12 +169,12 @@ import Testing
     #expect(try await task.response.cacheType == .memory)
   }
 
-  @MainActor @Test func theMainActorQueueCallsBackOnTheMainActor() async throws {
+  @MainActor @Test func theMainQueueCallsBackOnTheMainActor() async throws {
     loader.script(url("q.png"), .respond(body: try png(), chunkSize: 256))
     let done = AsyncCounter()
     let progressSeen = Locked(0)
     let task = manager().loadImage(
-      with: ImageRequest(url: url("q.png")), callbackQueue: .mainActor,
+      with: ImageRequest(url: url("q.png")), callbackQueue: .main,
       progress: { _ in
         MainActor.assertIsolated()
         progressSeen.withLock { $0 += 1 }
