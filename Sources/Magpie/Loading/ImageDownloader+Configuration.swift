@@ -13,6 +13,9 @@ extension ImageDownloader {
     public var retryPolicy: RetryPolicy
     /// Waits between attempts; tests substitute a virtual clock.
     public var sleep: @Sendable (Duration) async throws -> Void
+    /// Gets the download stage's ``EngineEvent``s (tests observe the
+    /// tasks it makes through it).
+    var engineObserver: (@Sendable (EngineEvent) -> Void)?
 
     /// Defaults: 6 at once, FIFO, three attempts.
     public init(

@@ -22,7 +22,7 @@ public final class ImageDownloader: Sendable {
   /// The line transfers wait in for a slot.
   let queue: TransferQueue
   /// Transfers in flight, by ``coalescingKey(for:)``.
-  let transfers = StageTable<Response>()
+  let transfers: StageTable<Response>
   let clock = ContinuousClock()
 
   /// A downloader with `configuration`.
@@ -30,6 +30,7 @@ public final class ImageDownloader: Sendable {
     self.configuration = configuration
     let order: WorkQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
     queue = TransferQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)
+    transfers = StageTable(kind: .download, observer: configuration.engineObserver)
   }
 
   /// The key identical requests share: method, URL and header fields.
@@ -76,6 +77,7 @@ public final class ImageDownloader: Sendable {
       } else {
         let slot = joinLine(stage)
         stage.start { [self] stage throws(MagpieError) in try await run(request, first: slot, stage: stage) }
+        configuration.engineObserver?(.taskMade(.stage(.download)))
       }
     }
   }

@@ -12,33 +12,36 @@ extension URLSessionTransfer {
       end(MagpieError(.invalidResponse, "the answer was not an HTTP response"), cancellingTask: true)
       return
     }
-    let failure = state.withLock { (state: inout State) -> MagpieError? in
+    let outcome = state.withLock { (state: inout State) -> Result<Continuation, MagpieError>? in
       guard let continuation = state.continuation else { return nil }
       state.deadline.touch()
       do throws(MagpieError) {
         try ResponseHeadParser.check(response, maximumHeaderSize: configuration.maximumHeaderSize)
         try state.validator.accept(ResponseHead(response))
-        continuation.yield(.response(response))
-        return nil
+        return .success(continuation)
       } catch {
-        return error
+        return .failure(error)
       }
     }
-    if let failure { end(failure, cancellingTask: true) }
+    deliver(outcome, .response(response))
   }
 
   func didReceive(_ data: Data) {
-    let failure = state.withLock { (state: inout State) -> MagpieError? in
+    let outcome = state.withLock {
+      (state: inout State) -> Result<(Continuation, DataLoadingEvent?), MagpieError>? in
       guard let continuation = state.continuation else { return nil }
       state.deadline.touch()
       do throws(MagpieError) {
-        if let event = try state.validator.accept(data) { continuation.yield(event) }
-        return nil
+        return .success((continuation, try state.validator.accept(data)))
       } catch {
-        return error
+        return .failure(error)
       }
     }
-    if let failure { end(failure, cancellingTask: true) }
+    switch outcome {
+    case .success(let (continuation, event?))?: continuation.yield(event)
+    case .failure(let error)?: end(error, cancellingTask: true)
+    default: break
+    }
   }
 
   func didComplete(_ error: (any Error)?) {
@@ -57,15 +60,33 @@ extension URLSessionTransfer {
       end(failure, cancellingTask: false)
       return
     }
-    let failure = state.withLock { (state: inout State) -> MagpieError? in
+    let outcome = state.withLock {
+      (state: inout State) -> Result<(Continuation, DataLoadingEvent?), MagpieError>? in
       guard let continuation = state.continuation else { return nil }
       do throws(MagpieError) {
-        if let event = try state.validator.finish() { continuation.yield(event) }
-        return nil
+        return .success((continuation, try state.validator.finish()))
       } catch {
-        return error
+        return .failure(error)
       }
     }
-    end(failure, cancellingTask: false)
+    switch outcome {
+    case .success(let (continuation, event?))?:
+      continuation.yield(event)
+      end(nil, cancellingTask: false)
+    case .failure(let error)?: end(error, cancellingTask: false)
+    default: end(nil, cancellingTask: false)
+    }
+  }
+
+  /// Yields `event` when the checks passed, ends the transfer when they
+  /// failed. Never under the lock: a yield resumes the reading task, which
+  /// takes the task's own lock, and a cancelled reading task holds that
+  /// lock while its cancellation handler ends the transfer under this one.
+  private func deliver(_ outcome: Result<Continuation, MagpieError>?, _ event: DataLoadingEvent) {
+    switch outcome {
+    case .success(let continuation)?: continuation.yield(event)
+    case .failure(let error)?: end(error, cancellingTask: true)
+    case nil: break
+    }
   }
 }

@@ -22,6 +22,9 @@ extension ImageManager {
     /// Called when storing to the disk cache fails (a full disk, a
     /// read-only folder): the load itself has already succeeded from memory.
     public var cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+    /// Gets the engine's ``EngineEvent``s (tests and diagnostics observe
+    /// the shared work through it).
+    var engineObserver: (@Sendable (EngineEvent) -> Void)?
 
     /// A configuration over the given cache and downloader. `concurrency`
     /// gives every stage's limit; without it, downloads keep the

@@ -57,6 +57,7 @@ extension ImageManager {
         finish(job, result)
       }
       job.setWork(work)
+      configuration.engineObserver?(.taskMade(.job))
     }
   }
 

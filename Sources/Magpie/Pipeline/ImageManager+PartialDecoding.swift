@@ -38,5 +38,6 @@ extension ImageManager {
       }
       job.deliverPartial(image)
     }
+    configuration.engineObserver?(.taskMade(.preview))
   }
 }

@@ -54,6 +54,7 @@ extension ImageManager {
       defer { endWrite() }
       await work()
     }
+    configuration.engineObserver?(.taskMade(.store))
   }
 
   /// Stores `image` in the memory cache without its encoded bytes, which

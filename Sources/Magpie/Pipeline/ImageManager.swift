@@ -31,9 +31,9 @@ public final class ImageManager: Sendable {
   let processLimiter: WorkLimiter
   let validators: ValidatorStore
   /// Running fetches: one per source, cache key and transfer.
-  let fetches = StageTable<FetchedData>()
+  let fetches: StageTable<FetchedData>
   /// Running decodes: one per fetch and decode plan.
-  let decodes = StageTable<DecodedImage>()
+  let decodes: StageTable<DecodedImage>
   /// The job table: one ``LoadJob`` per processed result and cache behaviour.
   let jobs = Lock<[String: LoadJob]>([:])
   let failedSources = FailedSourceMemory()
@@ -46,8 +46,12 @@ public final class ImageManager: Sendable {
   public init(configuration: Configuration) {
     self.configuration = configuration
     let concurrency = configuration.concurrency
-    decodeLimiter = WorkLimiter(label: "magpie.decode", limit: concurrency.decodes)
-    processLimiter = WorkLimiter(label: "magpie.process", limit: concurrency.processing)
+    let observer = configuration.engineObserver
+    decodeLimiter = WorkLimiter(label: "magpie.decode", limit: concurrency.decodes, stage: .decode, observer: observer)
+    processLimiter = WorkLimiter(
+      label: "magpie.process", limit: concurrency.processing, stage: .process, observer: observer)
+    fetches = StageTable(kind: .fetch, observer: observer)
+    decodes = StageTable(kind: .decode, observer: observer)
     if configuration.downloader.maximumConcurrentDownloads != concurrency.downloads {
       configuration.downloader.setMaximumConcurrentDownloads(concurrency.downloads)
     }

@@ -36,6 +36,13 @@ public final class ImageTask: Sendable, Hashable {
     var nextListener = 0
     /// ``response`` readers waiting for the outcome.
     var waiters: [CheckedContinuation<Result<ImageResult, MagpieError>, Never>] = []
+
+    /// Passes `event` to every listener, dropping those whose stream ended.
+    mutating func yield(_ event: Event) {
+      for (id, listener) in listeners {
+        if case .terminated = listener.yield(event) { listeners[id] = nil }
+      }
+    }
   }
 
   /// A number unique among this process's tasks.
@@ -107,8 +114,10 @@ public final class ImageTask: Sendable, Hashable {
     state.withLock { state in
       guard !state.isCancelled, !state.isFinished else { return false }
       state.progress = progress
-      // Yielding under the lock keeps events in order and none after `finished`.
-      for listener in state.listeners.values { listener.yield(.progress(progress)) }
+      // Yielding under the lock keeps events in order and none after
+      // `finished`; a stream whose reader left is dropped here (see
+      // `addListener`).
+      state.yield(.progress(progress))
       return true
     }
   }
@@ -118,7 +127,7 @@ public final class ImageTask: Sendable, Hashable {
   func deliverPartial(_ image: Image) -> Bool {
     state.withLock { state in
       guard !state.isCancelled, !state.isFinished else { return false }
-      for listener in state.listeners.values { listener.yield(.partialImage(image)) }
+      state.yield(.partialImage(image))
       return true
     }
   }
@@ -166,22 +175,21 @@ public final class ImageTask: Sendable, Hashable {
   /// Registers `continuation` for events, or, once finished, sends it the
   /// outcome and ends it.
   func addListener(_ continuation: AsyncStream<Event>.Continuation) {
-    let (id, finished) = state.withLock { state -> (Int, Result<ImageResult, MagpieError>?) in
-      if let result = state.result { return (0, result) }
-      let id = state.nextListener
+    let finished = state.withLock { state -> Result<ImageResult, MagpieError>? in
+      if let result = state.result { return result }
+      state.listeners[state.nextListener] = continuation
       state.nextListener += 1
-      state.listeners[id] = continuation
-      return (id, nil)
+      return nil
     }
     if let finished {
       continuation.yield(.finished(finished))
       continuation.finish()
       return
     }
-    continuation.onTermination = { [weak self] _ in
-      // The removed continuation is returned, so it is released outside the lock.
-      _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
-    }
+    // No termination handler takes the lock to drop the listener: a
+    // cancelled reader runs it while holding its task's own lock, which
+    // the yield under this lock may need (a lock-order inversion); the
+    // next yield drops a stream that ended instead.
   }
 
   /// Waits for the outcome (at once when finished).

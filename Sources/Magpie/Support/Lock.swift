@@ -43,6 +43,9 @@ package struct Lock<Value>: @unchecked Sendable {
   ) throws(E) -> sending Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
+    #if DEBUG
+      LockCounting.increment()
+    #endif
     return try body(&value.pointee)
   }
 }

@@ -30,15 +30,6 @@ final class WorkLimiter: Sendable {
     var queue: WorkQueue
     var jobs: [Int: Job] = [:]
     var nextID = 0
-    /// Callers of ``waitUntilWaiting(_:)`` and the count each waits for.
-    var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-
-    /// The watchers whose count of waiting items is reached, removed.
-    mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-      let waiting = queue.waitingCount
-      defer { watchers.removeAll { $0.count <= waiting } }
-      return watchers.filter { $0.count <= waiting }.map(\.continuation)
-    }
 
     /// The jobs of `ids`, which the queue has just started.
     mutating func takeJobs(_ ids: [Int]) -> [(id: Int, job: Job)] {
@@ -48,11 +39,19 @@ final class WorkLimiter: Sendable {
 
   private let state: Lock<State>
   private let queue: DispatchQueue
+  /// The stage it limits, as ``EngineEvent``s name it.
+  private let stage: EngineEvent.Stage
+  private let observer: (@Sendable (EngineEvent) -> Void)?
 
-  /// A limiter running at most `limit` items at once on a queue named `label`.
-  init(label: String, limit: Int) {
+  /// A limiter running at most `limit` items of `stage` at once on a queue
+  /// named `label`, reporting its line to `observer`.
+  init(
+    label: String, limit: Int, stage: EngineEvent.Stage, observer: (@Sendable (EngineEvent) -> Void)? = nil
+  ) {
     state = Lock(State(queue: WorkQueue(maximumRunning: max(1, limit), order: .fifo)))
     queue = DispatchQueue(label: label, qos: .userInitiated, attributes: .concurrent)
+    self.stage = stage
+    self.observer = observer
   }
 
   /// Waits for a slot (ahead of waiting work of lower `priority`), runs
@@ -92,19 +91,6 @@ final class WorkLimiter: Sendable {
     return try result.get()
   }
 
-  /// Returns once at least `count` items wait for a slot: lets a test (or
-  /// a diagnostic) act on a known queue without sleeping.
-  func waitUntilWaiting(_ count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state -> Bool in
-        if state.queue.waitingCount >= count { return true }
-        state.watchers.append((count, continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
-  }
-
   /// Moves waiting work to `priority`; work already running is unaffected.
   func setPriority(_ priority: ImageRequest.Priority, for ticket: Ticket) {
     state.withLock { $0.queue.setPriority(ticket.id, priority) }
@@ -115,15 +101,14 @@ final class WorkLimiter: Sendable {
   private func enqueue(_ id: Int, _ job: @escaping Job, priority: ImageRequest.Priority, queued: ((Ticket) -> Void)?) {
     // Checked under the lock the cancellation handler also takes: it either
     // ran before (and this sees it) or finds the job waiting.
-    let (accepted, started, watchers) = state.withLock {
-      state -> (Bool, [(id: Int, job: Job)], [CheckedContinuation<Void, Never>]) in
-      if Task.isCancelled { return (false, [], []) }
+    let (accepted, started, waiting) = state.withLock { state -> (Bool, [(id: Int, job: Job)], Int) in
+      if Task.isCancelled { return (false, [], 0) }
       state.jobs[id] = job
       let started = state.takeJobs(state.queue.enqueue(id, priority: priority))
-      return (true, started, state.satisfiedWatchers())
+      return (true, started, state.queue.waitingCount)
     }
     guard accepted else { return job(false) }
-    for watcher in watchers { watcher.resume() }
+    observer?(.queued(stage, waiting: waiting))
     queued?(Ticket(id: id))
     for item in started { queue.async { self.drain(item) } }
   }

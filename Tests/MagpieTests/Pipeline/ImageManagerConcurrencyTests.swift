@@ -7,6 +7,7 @@ import Testing
 /// applies it to each stage.
 @Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerConcurrencyTests {
   let loader = MockDataLoader()
+  let events = EngineEventLog()
 
   private func downloader() -> ImageDownloader {
     ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
@@ -20,9 +21,10 @@ import Testing
   @Test func theDownloadLimitReachesTheDownloaderAndHoldsTransfersBack() async throws {
     let downloader = downloader()
     #expect(downloader.maximumConcurrentDownloads == 6)
-    let manager = ImageManager(
-      configuration: .init(
-        cache: cache(), downloader: downloader, concurrency: .init(downloads: 2, decodes: 1, processing: 3)))
+    var configuration = ImageManager.Configuration(
+      cache: cache(), downloader: downloader, concurrency: .init(downloads: 2, decodes: 1, processing: 3))
+    configuration.engineObserver = events.observer
+    let manager = ImageManager(configuration: configuration)
     #expect(downloader.maximumConcurrentDownloads == 2)
     #expect(manager.configuration.concurrency.decodes == 1)
     #expect(manager.configuration.concurrency.processing == 3)
@@ -33,7 +35,7 @@ import Testing
       manager.loadImage(with: ImageRequest(url: url), callbackQueue: .immediate) { _ in done.increment() }
     }
     await loader.waitForStarts(2)
-    await manager.fetches.waitUntilSubscribed(4)
+    await events.waitUntil(subscribers: 4, in: .fetch)
     // With a limit of 2, no third transfer can have started.
     #expect(loader.startedURLs.count == 2)
     // Raising the limit at run time starts the waiting transfers.

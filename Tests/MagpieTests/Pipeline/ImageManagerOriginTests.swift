@@ -7,6 +7,7 @@ import Testing
 /// does, the fault-injecting origin for what a bad one does.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ImageManagerOriginTests {
   let directory: TemporaryDirectory
+  let events = EngineEventLog()
   let root: URL
 
   init() throws {
@@ -24,10 +25,10 @@ import Testing
         timeout: timeout, resourceTimeout: resourceTimeout, maximumBodySize: maximumBody))
     let downloader = ImageDownloader(
       configuration: .init(dataLoader: loader, retryPolicy: retry, sleep: { _ in }))
-    return ImageManager(
-      configuration: .init(
-        cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false), downloader: downloader
-      ))
+    var configuration = ImageManager.Configuration(
+      cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false), downloader: downloader)
+    configuration.engineObserver = events.observer
+    return ImageManager(configuration: configuration)
   }
 
   private var sample: Data {
@@ -102,7 +103,7 @@ import Testing
         with: ImageRequest(url: origin.url("/chains.png"), processors: chain), callbackQueue: .immediate
       ) { _ in done.increment() }
     }
-    await manager.decodes.waitUntilSubscribed(3)
+    await events.waitUntil(subscribers: 3, in: .decode)
     #expect(await origin.waitForRequests("/chains.png"))
     // Two leave: the shared download goes on for the third.
     tasks[0].cancel()

@@ -8,16 +8,18 @@ import Testing
 @Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageManagerPriorityTests {
   let loader = MockDataLoader()
   let coder = GatedCoder()
+  let events = EngineEventLog()
 
   /// A memory-only manager that decodes one image at a time.
   private func manager(processing: Int = ProcessInfo.processInfo.activeProcessorCount) -> ImageManager {
     let cache = ImageCache(
       memoryCache: .frozen(totalCost: 64 << 20), diskCache: nil, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
-    return ImageManager(
-      configuration: ImageManager.Configuration(
-        cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]),
-        concurrency: .init(decodes: 1, processing: processing)))
+    var configuration = ImageManager.Configuration(
+      cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]),
+      concurrency: .init(decodes: 1, processing: processing))
+    configuration.engineObserver = events.observer
+    return ImageManager(configuration: configuration)
   }
 
   /// An opaque PNG `width` pixels wide, so each decode names its image.
@@ -41,7 +43,7 @@ import Testing
       var request = ImageRequest(url: url(width))
       request.priority = priority
       tasks.append(manager.loadImage(with: request, callbackQueue: .immediate) { _ in })
-      await manager.decodeLimiter.waitUntilWaiting(tasks.count - 1)
+      await events.waitUntil(waiting: tasks.count - 1, in: .decode)
     }
     // ...and the lowest is raised above them all while it waits.
     tasks[1].priority = .veryHigh
@@ -64,7 +66,7 @@ import Testing
       if index == 0 {
         await gate.started.wait(for: 1)
       } else {
-        await manager.processLimiter.waitUntilWaiting(index)
+        await events.waitUntil(waiting: index, in: .process)
       }
     }
     tasks[1].priority = .veryHigh

@@ -11,6 +11,7 @@ import Testing
   let coder = CountingCoder()
   let passes = CountingProcessor.Passes()
   let directory: TemporaryDirectory
+  let events = EngineEventLog()
 
   init() throws {
     directory = try TemporaryDirectory()
@@ -21,9 +22,10 @@ import Testing
     let cache = ImageCache(
       memoryCache: .frozen(totalCost: 64 << 20), diskCache: disk, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
-    return ImageManager(
-      configuration: ImageManager.Configuration(
-        cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder])))
+    var configuration = ImageManager.Configuration(
+      cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]))
+    configuration.engineObserver = events.observer
+    return ImageManager(configuration: configuration)
   }
 
   private let url = URL(string: "https://images.example.com/chains.png")!
@@ -54,7 +56,7 @@ import Testing
         done.increment()
       }
     }
-    await manager.decodes.waitUntilSubscribed(requests.count)
+    await events.waitUntil(subscribers: requests.count, in: .decode)
     await loader.waitForStarts(1)
     return (tasks, outcomes)
   }

@@ -54,7 +54,7 @@ import Testing
   }
 
   @Test func waitingWorkStartsHighestPriorityFirstThenOldest() async throws {
-    let limiter = WorkLimiter(label: "test.order", limit: 1)
+    let limiter = WorkLimiter(label: "test.order", limit: 1, stage: .decode)
     let blocker = Blocker(limiter)
     await blocker.started.wait(for: 1)
     let order = Locked<[String]>([])
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func raisingAWaitingItemsPriorityMovesItAhead() async throws {
-    let limiter = WorkLimiter(label: "test.raise", limit: 1)
+    let limiter = WorkLimiter(label: "test.raise", limit: 1, stage: .decode)
     let blocker = Blocker(limiter)
     await blocker.started.wait(for: 1)
     let order = Locked<[String]>([])
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func cancelledWhileWaitingGivesUpItsTurn() async throws {
-    let limiter = WorkLimiter(label: "test.cancel", limit: 1)
+    let limiter = WorkLimiter(label: "test.cancel", limit: 1, stage: .decode)
     let blocker = Blocker(limiter)
     await blocker.started.wait(for: 1)
     let order = Locked<[String]>([])

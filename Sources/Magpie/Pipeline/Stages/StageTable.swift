@@ -3,11 +3,18 @@
 final class StageTable<Value: Sendable>: Sendable {
   private struct State {
     var stages: [String: PipelineStage<Value>] = [:]
-    /// Callers of ``waitUntilSubscribed(_:)`` and the count each waits for.
-    var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
   private let state = Lock(State())
+  /// The kind of stage, as ``EngineEvent``s name it.
+  private let kind: EngineEvent.Stage
+  private let engineObserver: (@Sendable (EngineEvent) -> Void)?
+
+  /// A table of `kind` stages, reporting to `observer`.
+  init(kind: EngineEvent.Stage, observer: (@Sendable (EngineEvent) -> Void)? = nil) {
+    self.kind = kind
+    engineObserver = observer
+  }
 
   /// Joins the stage running for `key`, or starts one running `work`.
   /// Joins the stage running for `key`, or starts one running `work` on a
@@ -19,7 +26,10 @@ final class StageTable<Value: Sendable>: Sendable {
   ) -> StageSubscription<Value> {
     subscribe(
       key: key, priority: priority, observer: observer, wantsData: wantsData, completion: completion,
-      starting: { $0.start(work) })
+      starting: { [engineObserver, kind] stage in
+        stage.start(work)
+        engineObserver?(.taskMade(.stage(kind)))
+      })
   }
 
   /// Joins the stage running for `key`, or makes one and has `starting`
@@ -31,7 +41,7 @@ final class StageTable<Value: Sendable>: Sendable {
     wantsData: Bool, completion: PipelineStage<Value>.Completion?,
     starting: (PipelineStage<Value>) -> Void
   ) -> StageSubscription<Value> {
-    let (subscription, created, watchers) = state.withLock { state in
+    let (subscription, created, total) = state.withLock { state in
       var subscription = state.stages[key]?.subscribe(
         priority: priority, observer: observer, wantsData: wantsData, completion: completion)
       var created: PipelineStage<Value>?
@@ -46,29 +56,16 @@ final class StageTable<Value: Sendable>: Sendable {
         }
         created = stage
       }
-      return (subscription!, created, Self.satisfiedWatchers(&state))
+      return (subscription!, created, engineObserver == nil ? 0 : Self.subscriberCount(state))
     }
     // Outside the lock: work that ends at once drops its stage from here.
     if let created { starting(created) }
-    for watcher in watchers { watcher.resume() }
+    engineObserver?(.subscribed(kind, subscribers: total))
     return subscription
   }
 
   /// How many stages are running.
   var count: Int { state.withLock { $0.stages.count } }
-
-  /// Returns once the running stages have at least `count` subscribers in
-  /// all: lets a test act when every request has joined, without sleeping.
-  func waitUntilSubscribed(_ count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = state.withLock { state -> Bool in
-        if Self.subscriberCount(state) >= count { return true }
-        state.watchers.append((count, continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
-  }
 
   private func remove(_ stage: PipelineStage<Value>) {
     state.withLock { state in
@@ -80,10 +77,4 @@ final class StageTable<Value: Sendable>: Sendable {
     state.stages.values.reduce(0) { $0 + $1.subscriberCount }
   }
 
-  private static func satisfiedWatchers(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-    guard !state.watchers.isEmpty else { return [] }
-    let total = subscriberCount(state)
-    defer { state.watchers.removeAll { $0.count <= total } }
-    return state.watchers.filter { $0.count <= total }.map(\.continuation)
-  }
 }

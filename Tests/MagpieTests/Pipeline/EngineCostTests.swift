@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import Magpie
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What one load costs the engine, pinned (docs/pipeline.md draws the
+/// path): the tasks one network miss makes, and the locks one progress
+/// event passes on its way from the download to the caller's callback.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct EngineCostTests {
+  let directory: TemporaryDirectory
+  let root: URL
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    root = try directory.servingSamples(["cutout-01.png"])
+  }
+
+  /// Counts the engine's events by kind.
+  final class Tally: Sendable {
+    private let made = Lock<[EngineEvent.TaskPurpose: Int]>([:])
+    var observer: @Sendable (EngineEvent) -> Void {
+      { event in if case .taskMade(let purpose) = event { self.made.withLock { $0[purpose, default: 0] += 1 } } }
+    }
+    var tasks: [EngineEvent.TaskPurpose: Int] { made.withLock { $0 } }
+  }
+
+  /// Over libcurl, a miss makes a task for its job, its fetch, its decode
+  /// and the disk write after delivery; the download makes none (the
+  /// libcurl thread starts it and delivers its end). Before the engine
+  /// issue: 5, the downloader's own task among them.
+  @Test func oneNetworkMissMakesFourTasks() async throws {
+    let origin = try NginxOrigin(serving: root)
+    defer { origin.stop() }
+    let tally = Tally()
+    let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
+    var downloads = ImageDownloader.Configuration(dataLoader: CurlDataLoader())
+    downloads.engineObserver = tally.observer
+    var configuration = ImageManager.Configuration(
+      cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false),
+      downloader: ImageDownloader(configuration: downloads))
+    configuration.engineObserver = tally.observer
+    let manager = ImageManager(configuration: configuration)
+    let result = try await manager.image(for: ImageRequest(url: origin.url("/cutout-01.png")))
+    #expect(result.cacheType == .none)
+    await manager.waitForPendingWrites()
+    #expect(tally.tasks == [.job: 1, .stage(.fetch): 1, .stage(.decode): 1, .store: 1])
+    #expect(tally.tasks.values.reduce(0, +) == 4)
+  }
+
+  /// A progress event passes one lock per stage it crosses (download,
+  /// fetch, decode), the job's and the task's, then the caller's callback
+  /// runs on the same thread: 5, as before the engine issue. Counted on
+  /// the calling thread (debug builds count every ``Lock`` taken).
+  @Test func oneProgressEventPassesFiveLocks() async throws {
+    let loader = MockDataLoader()
+    loader.suspend()
+    let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never))
+    let manager = ImageManager(
+      configuration: .init(
+        cache: ImageCache(memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false),
+        downloader: downloader))
+    let url = URL(string: "https://images.example.com/progress.png")!
+    let seen = Lock<[ImageTask.Progress]>([])
+    let task = manager.loadImage(
+      with: ImageRequest(url: url), callbackQueue: .immediate,
+      progress: { progress in seen.withLock { $0.append(progress) } }
+    ) { _ in }
+    await loader.waitForStarts(1)
+    // The transfer the load waits on: joined, not started again.
+    let download = downloader.subscribe(URLRequest(url: url), priority: .normal, observer: nil)
+    let before = LockCounting.count
+    download.stage.send(.progress(received: 10, expected: 100))
+    let locks = LockCounting.count - before
+    #expect(seen.withLock { $0 } == [ImageTask.Progress(completed: 10, total: 100)])
+    // The callback's own append is not the engine's.
+    #expect(locks - 1 == 5)
+    download.cancel()
+    task.cancel()
+  }
+}
