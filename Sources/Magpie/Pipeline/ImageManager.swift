@@ -89,7 +89,8 @@ public final class ImageManager: Sendable {
     for request: ImageRequest, progress: (@Sendable (ImageTask.Progress) -> Void)? = nil,
     partialImage: (@Sendable (Image) -> Void)? = nil
   ) async throws(MagpieError) -> ImageResult {
-    guard progress != nil || partialImage != nil else { return try await imageTask(with: request).response }
+    // A memory hit is a task that finished at once: its result, without
+    // the task.
     if let hit = memoryHit(for: request) { return hit }
     let task = makeTask(request)
     start(task, progress: progress, partialImage: partialImage, completion: nil)

@@ -49,6 +49,7 @@ extension ImageTask {
   /// ``MagpieError/Code/cancelled``.
   public var response: ImageResult {
     get async throws(MagpieError) {
+      if let finished = outcome { return try finished.get() }
       let result = await withTaskCancellationHandler {
         await waitForResult()
       } onCancel: {

@@ -132,6 +132,9 @@ public final class ImageTask: Sendable, Hashable {
     }
   }
 
+  /// The outcome, once the task finished.
+  var outcome: Result<ImageResult, MagpieError>? { state.withLock { $0.result } }
+
   /// Whether an ``events`` listener wants partial images (so the job
   /// decodes them even without a partial-image callback).
   var wantsPartialImages: Bool { state.withLock { !$0.listeners.isEmpty } }
