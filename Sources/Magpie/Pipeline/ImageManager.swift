@@ -73,12 +73,12 @@ public final class ImageManager: Sendable {
   /// ``MagpieError/Code/cancelled``. Work it shares with other loads stops
   /// only when every load that needs it is cancelled.
   public func imageTask(with request: ImageRequest) -> ImageTask {
-    let task = makeTask(request)
     if let hit = memoryHit(for: request) {
-      _ = task.finish(with: .success(hit))
-    } else {
-      start(task, progress: nil, partialImage: nil, completion: nil)
+      let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
+      return ImageTask(id: id, request: request, finished: .success(hit))
     }
+    let task = makeTask(request)
+    start(task, progress: nil, partialImage: nil, completion: nil)
     return task
   }
 

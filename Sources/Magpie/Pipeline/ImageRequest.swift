@@ -15,31 +15,63 @@ public struct ImageRequest: Sendable {
     case provider(any ImageDataProvider)
   }
 
+  /// The fields, in one reference: copying a request (into a task, a job,
+  /// a result) costs one retain, not one per field, as Nuke's
+  /// `ImageRequest` does. A shared one is copied before a change.
+  private var storage: Storage
+
   /// Where the bytes come from.
   public var source: Source {
-    didSet { urlString = Self.urlString(of: source) }
+    get { storage.source }
+    set {
+      update { storage in
+        storage.source = newValue
+        storage.urlString = Self.urlString(of: newValue)
+      }
+    }
   }
   /// The source URL's absolute string, kept because every cache lookup
   /// needs it and Foundation takes about 100 ns to make it.
-  private var urlString: String?
+  private var urlString: String? { storage.urlString }
   /// Applied in order after decoding; their identifiers join the cache key.
-  public var processors: [any ImageProcessor]
+  public var processors: [any ImageProcessor] {
+    get { storage.processors }
+    set { update { $0.processors = newValue } }
+  }
   /// Cache and network switches.
-  public var options: ImageLoadingOptions
+  public var options: ImageLoadingOptions {
+    get { storage.options }
+    set { update { $0.options = newValue } }
+  }
   /// How urgently to start; it orders every stage's queue, and an
   /// ``ImageTask``'s ``ImageTask/priority`` changes it while it waits.
-  public var priority: Priority
+  public var priority: Priority {
+    get { storage.priority }
+    set { update { $0.priority = newValue } }
+  }
   /// The size the image will be shown at, in pixels: decoders that can
   /// shrink while decoding (JPEG, WebP) decode at the smallest size that
   /// covers it.
-  public var targetSize: PixelSize?
+  public var targetSize: PixelSize? {
+    get { storage.targetSize }
+    set { update { $0.targetSize = newValue } }
+  }
   /// How ``targetSize`` is matched.
-  public var contentMode: DecodeOptions.ContentMode
+  public var contentMode: DecodeOptions.ContentMode {
+    get { storage.contentMode }
+    set { update { $0.contentMode = newValue } }
+  }
   /// The display scale given to the image (Kingfisher's scaleFactor); `nil`
   /// takes it from an `@2x`/`@3x` file name, else 1.
-  public var scale: Double?
+  public var scale: Double? {
+    get { storage.scale }
+    set { update { $0.scale = newValue } }
+  }
   /// Overrides the manager's cache-key filter for this request.
-  public var cacheKeyFilter: CacheKeyFilter?
+  public var cacheKeyFilter: CacheKeyFilter? {
+    get { storage.cacheKeyFilter }
+    set { update { $0.cacheKeyFilter = newValue } }
+  }
 
   /// A request for `source`.
   public init(
@@ -47,15 +79,16 @@ public struct ImageRequest: Sendable {
     priority: Priority = .normal, targetSize: PixelSize? = nil,
     contentMode: DecodeOptions.ContentMode = .aspectFit, scale: Double? = nil, cacheKeyFilter: CacheKeyFilter? = nil
   ) {
-    self.source = source
-    self.urlString = Self.urlString(of: source)
-    self.processors = processors
-    self.options = options
-    self.priority = priority
-    self.targetSize = targetSize
-    self.contentMode = contentMode
-    self.scale = scale
-    self.cacheKeyFilter = cacheKeyFilter
+    storage = Storage(
+      source: source, urlString: Self.urlString(of: source), processors: processors, options: options,
+      priority: priority, targetSize: targetSize, contentMode: contentMode, scale: scale,
+      cacheKeyFilter: cacheKeyFilter)
+  }
+
+  /// Changes the fields, copying them first when another request shares them.
+  private mutating func update(_ change: (Storage) -> Void) {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    change(storage)
   }
 
   /// A request for `url`.
@@ -91,9 +124,9 @@ public struct ImageRequest: Sendable {
   public func sourceKey(defaultFilter: CacheKeyFilter) -> String {
     switch source {
     case .network(let request):
-      guard let url = request.url else { return "" }
       let filter = cacheKeyFilter ?? defaultFilter
       if filter.isIdentity, let urlString { return urlString }
+      guard let url = request.url else { return "" }
       return filter.key(for: url)
     case .provider(let provider):
       return provider.cacheKey

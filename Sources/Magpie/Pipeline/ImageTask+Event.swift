@@ -62,7 +62,8 @@ extension ImageTask {
   /// The task's image: ``response``'s, under the same rule.
   public var image: Image {
     get async throws(MagpieError) {
-      try await response.image
+      if let finished = finishedImage { return try finished.get() }
+      return try await response.image
     }
   }
 }

@@ -57,6 +57,17 @@ public final class ImageTask: Sendable, Hashable {
     self.state = Lock(State(priority: request.priority))
   }
 
+  /// A task that finished as it was made (a memory hit): nobody can have
+  /// listened yet, so it is built finished, without the lock.
+  init(id: Int, request: ImageRequest, finished result: Result<ImageResult, MagpieError>) {
+    self.id = id
+    self.request = request
+    var state = State(priority: request.priority)
+    state.isFinished = true
+    state.result = result
+    self.state = Lock(state)
+  }
+
   /// How urgently the task should start; changing it while the download
   /// waits for a slot moves it in the queue.
   public var priority: ImageRequest.Priority {
@@ -134,6 +145,18 @@ public final class ImageTask: Sendable, Hashable {
 
   /// The outcome, once the task finished.
   var outcome: Result<ImageResult, MagpieError>? { state.withLock { $0.result } }
+
+  /// The outcome's image, once the task finished: the image alone, not a
+  /// copy of the whole result.
+  var finishedImage: Result<Image, MagpieError>? {
+    state.withLock { state in
+      switch state.result {
+      case .success(let result)?: .success(result.image)
+      case .failure(let error)?: .failure(error)
+      case nil: nil
+      }
+    }
+  }
 
   /// Whether an ``events`` listener wants partial images (so the job
   /// decodes them even without a partial-image callback).
