@@ -12,17 +12,21 @@ extension ImageManager {
   func decoded(
     _ request: ImageRequest, plan: DecodePlan, from sources: FetchSources, job: LoadJob
   ) async throws(MagpieError) -> DecodedImage {
-    let fetchKey = fetchKey(for: request, from: sources)
+    let keys = job.keys
+    let fetchKey = fetchKey(for: request, keys: keys, transfer: keys.transfer, from: sources)
     let observer: @Sendable (StageEvent) -> Void = { [weak self] event in
       switch event {
       case .progress(let received, let expected): job.reportProgress(received: received, expected: expected)
       case .data(let data): self?.decodePartial(data, job: job)
       }
     }
-    let subscription = decodes.subscribe(key: fetchKey + "\n" + plan.key, priority: job.priority, observer: observer) {
+    let key = DecodeKey(fetch: fetchKey, plan: plan.key)
+    let subscription = decodes.subscribe(key: key, priority: job.priority, observer: observer) {
       [self] stage throws(MagpieError) in
       let priority = stage.priority
-      let fetch = subscribeFetch(for: request, from: sources, key: fetchKey, priority: priority) { stage.send($0) }
+      let fetch = subscribeFetch(for: request, cacheKey: keys.cache, key: fetchKey, priority: priority) {
+        stage.send($0)
+      }
       return try await decode(plan, fetch: fetch, subscribedAt: priority, stage: stage)
     }
     job.setUpstream { subscription.setPriority($0) }

@@ -13,37 +13,36 @@ extension ImageManager {
     var source: Bool
   }
 
-  /// The fetch stage's key: one fetch per source, cache key, transfer
-  /// (URL, method, headers) and where it may look.
-  func fetchKey(for request: ImageRequest, from sources: FetchSources) -> String {
-    var key = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
-    if case .network(let urlRequest) = request.source {
-      key += "\n" + ImageDownloader.coalescingKey(for: urlRequest)
-    }
-    let progressive = request.options.contains(.progressiveLoad)
-    return key + "\n\(sources.cache ? "c" : "-")\(sources.source ? "s" : "-")\(progressive ? "p" : "-")"
+  /// The fetch stage's key for `request`, whose keys are `keys`: one
+  /// fetch per source, transfer and place to look. `transfer` is the
+  /// request's own unless it was changed (a conditional request).
+  func fetchKey(
+    for request: ImageRequest, keys: LoadKeys, transfer: TransferKey?, from sources: FetchSources
+  ) -> FetchKey {
+    FetchKey(
+      source: keys.source, transfer: transfer, fromCache: sources.cache, fromSource: sources.source,
+      progressive: request.options.contains(.progressiveLoad))
   }
 
-  /// Joins (or starts) the fetch for `request`, passing its events to
-  /// `observer`.
+  /// Joins (or starts) the fetch `key` names for `request`, passing its
+  /// events to `observer`.
   func subscribeFetch(
-    for request: ImageRequest, from sources: FetchSources, key: String, priority: ImageRequest.Priority,
+    for request: ImageRequest, cacheKey: ImageCacheKey, key: FetchKey, priority: ImageRequest.Priority,
     observer: @escaping @Sendable (StageEvent) -> Void
   ) -> StageSubscription<FetchedData> {
     fetches.subscribe(key: key, priority: priority, observer: observer) {
       [self] fetch throws(MagpieError) in
-      try await self.fetch(request, from: sources, stage: fetch)
+      try await self.fetch(request, cacheKey: cacheKey, key: key, stage: fetch)
     }
   }
 
   /// The fetch stage's work: the original from the first cache tier that
   /// has it, else the source's bytes.
   private func fetch(
-    _ request: ImageRequest, from sources: FetchSources, stage: PipelineStage<FetchedData>
+    _ request: ImageRequest, cacheKey key: ImageCacheKey, key fetchKey: FetchKey, stage: PipelineStage<FetchedData>
   ) async throws(MagpieError) -> FetchedData {
     var metrics = ImageTaskMetrics()
-    let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
-    if sources.cache {
+    if fetchKey.fromCache {
       let clock = ContinuousClock()
       let start = clock.now
       let original = await configuration.cache.readTiers(
@@ -55,19 +54,20 @@ extension ImageManager {
         return FetchedData(data: original.data, response: nil, cacheType: original.cacheType, metrics: metrics)
       }
     }
-    guard sources.source else {
+    guard fetchKey.fromSource else {
       // The key is a URL string as often as not: shown redacted.
       let shown = URL(string: key.source).map(\.redactedDescription) ?? "the image"
       throw MagpieError(.notCached, "\(shown) is not in the cache and the request allows only the cache")
     }
-    let (data, response) = try await load(request, stage: stage, metrics: &metrics)
+    let (data, response) = try await load(request, transfer: fetchKey.transfer, stage: stage, metrics: &metrics)
     return FetchedData(data: data, response: response, cacheType: .none, metrics: metrics)
   }
 
   /// The source's bytes: downloaded (shared with identical downloads) or
   /// read from the provider, at the stage's priority.
   private func load(
-    _ request: ImageRequest, stage: PipelineStage<FetchedData>, metrics: inout ImageTaskMetrics
+    _ request: ImageRequest, transfer: TransferKey?, stage: PipelineStage<FetchedData>,
+    metrics: inout ImageTaskMetrics
   ) async throws(MagpieError) -> (Data, HTTPURLResponse?) {
     let clock = ContinuousClock()
     switch request.source {
@@ -82,7 +82,7 @@ extension ImageManager {
       let progressive = request.options.contains(.progressiveLoad)
       let priority = stage.priority
       let download = configuration.downloader.subscribe(
-        urlRequest, priority: priority, wantsData: progressive,
+        urlRequest, key: transfer, priority: priority, wantsData: progressive,
         observer: { event in
           // Another fetch's progressive load may share the transfer.
           if case .data = event, !progressive { return }

@@ -16,10 +16,11 @@ extension ImageManager {
     completion: (@Sendable (Result<ImageResult, MagpieError>) -> Void)?
   ) {
     let request = task.request
-    let sourceKey = request.sourceKey(defaultFilter: configuration.cacheKeyFilter)
+    // Built once: the job, its stages and its store use them.
+    let keys = LoadKeys(request, filter: configuration.cacheKeyFilter)
     if request.options.contains(.retryFailed) {
-      failedSources.forget(sourceKey)
-    } else if let failure = failedSources.failure(of: sourceKey) {
+      failedSources.forget(keys.source)
+    } else if let failure = failedSources.failure(of: keys.source) {
       var error = failure
       error.reason = "failed before (\(failure.reason)); not tried again without .retryFailed"
       if let result = task.finish(with: .failure(error)) { completion?(result) }
@@ -27,13 +28,13 @@ extension ImageManager {
     }
     let subscriber = LoadJob.Subscriber(
       task: task, progress: progress, partialImage: partialImage, completion: completion)
-    let key = jobKey(for: request)
+    let key = keys.job
     let priority = task.priority
     let (job, id, isNew, raised) = jobs.withLock { jobs -> (LoadJob, Int, Bool, Bool) in
       if let existing = jobs[key], let joined = existing.join(subscriber, priority: priority) {
         return (existing, joined.id, false, joined.raised)
       }
-      let job = LoadJob(request: request, key: key)
+      let job = LoadJob(request: request, keys: keys)
       jobs[key] = job
       // A new job is open: the join cannot fail.
       return (job, job.join(subscriber, priority: priority)?.id ?? 0, true, false)
@@ -64,7 +65,7 @@ extension ImageManager {
   private func unsubscribe(_ task: ImageTask, _ id: Int, from job: LoadJob) {
     let (subscriber, cancelsWork) = job.leave(id)
     if cancelsWork {
-      jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
+      jobs.withLock { jobs in if jobs[job.keys.job] === job { jobs[job.keys.job] = nil } }
       // Cancelling the job's work leaves the stages it waits in, which
       // stop (and stop the download) when nobody else waits.
       job.cancelWork()
@@ -75,8 +76,8 @@ extension ImageManager {
   }
 
   private func finish(_ job: LoadJob, _ result: Result<ImageResult, MagpieError>) {
-    jobs.withLock { jobs in if jobs[job.key] === job { jobs[job.key] = nil } }
-    failedSources.record(result, of: job.request.sourceKey(defaultFilter: configuration.cacheKeyFilter))
+    jobs.withLock { jobs in if jobs[job.keys.job] === job { jobs[job.keys.job] = nil } }
+    failedSources.record(result, of: job.keys.source)
     for subscriber in job.finish(result) {
       var delivered = result
       if case .success(var value) = result {
@@ -86,19 +87,5 @@ extension ImageManager {
       // A task cancelled just now gets its cancellation here.
       if let outcome = subscriber.task.finish(with: delivered) { subscriber.completion?(outcome) }
     }
-  }
-
-  /// Requests that can share one run: the same cached result, made with
-  /// the same cache behaviour.
-  private func jobKey(for request: ImageRequest) -> String {
-    let behaviour: ImageLoadingOptions = [
-      .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage, .disableMemoryCacheWrites,
-    ]
-    let flags = request.options.intersection(behaviour).rawValue
-    var key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter).stringValue + "\n\(flags)"
-    if case .network(let urlRequest) = request.source {
-      key += "\n" + ImageDownloader.coalescingKey(for: urlRequest)
-    }
-    return key
   }
 }

@@ -24,7 +24,7 @@ extension ImageManager {
     let request = job.request
     let options = request.options
     let cache = configuration.cache
-    let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
+    let key = job.keys.cache
     let clock = ContinuousClock()
 
     if !options.contains(.forceRefresh) {

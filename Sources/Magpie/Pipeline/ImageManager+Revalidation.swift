@@ -11,7 +11,7 @@ extension ImageManager {
     _ job: LoadJob, cached: Image, cacheType: CacheType, metrics: inout ImageTaskMetrics
   ) async throws(MagpieError) -> ImageResult {
     let request = job.request
-    let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
+    let key = job.keys.cache
     let plan = decodePlan(for: request)
     let fromSource = FetchSources(cache: false, source: true)
     let decoded: DecodedImage
@@ -48,8 +48,11 @@ extension ImageManager {
   private func fetch(
     _ request: ImageRequest, from sources: FetchSources, job: LoadJob
   ) async throws(MagpieError) -> FetchedData {
-    let key = fetchKey(for: request, from: sources)
-    let subscription = subscribeFetch(for: request, from: sources, key: key, priority: job.priority) { event in
+    var transfer: TransferKey?
+    if case .network(let urlRequest) = request.source { transfer = TransferKey(urlRequest) }
+    let key = fetchKey(for: request, keys: job.keys, transfer: transfer, from: sources)
+    let subscription = subscribeFetch(for: request, cacheKey: job.keys.cache, key: key, priority: job.priority) {
+      event in
       if case .progress(let received, let expected) = event {
         job.reportProgress(received: received, expected: expected)
       }

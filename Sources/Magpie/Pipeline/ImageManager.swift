@@ -31,11 +31,11 @@ public final class ImageManager: Sendable {
   let processLimiter: WorkLimiter
   let validators: ValidatorStore
   /// Running fetches: one per source, cache key and transfer.
-  let fetches: StageTable<FetchedData>
+  let fetches: StageTable<FetchKey, FetchedData>
   /// Running decodes: one per fetch and decode plan.
-  let decodes: StageTable<DecodedImage>
+  let decodes: StageTable<DecodeKey, DecodedImage>
   /// The job table: one ``LoadJob`` per processed result and cache behaviour.
-  let jobs = Lock<[String: LoadJob]>([:])
+  let jobs = Lock<[JobKey: LoadJob]>([:])
   let failedSources = FailedSourceMemory()
   /// How many failed sources are remembered (``FailedSourceMemory``).
   static var failedSourceCount: Int { FailedSourceMemory.capacity }

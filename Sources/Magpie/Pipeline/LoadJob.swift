@@ -26,13 +26,14 @@ final class LoadJob: Sendable {
 
   /// What the job makes.
   let request: ImageRequest
-  /// The job table's key.
-  let key: String
+  /// Its keys, built once when it started; ``LoadKeys/job`` is the job
+  /// table's.
+  let keys: LoadKeys
   private let state: Lock<State>
 
-  init(request: ImageRequest, key: String) {
+  init(request: ImageRequest, keys: LoadKeys) {
     self.request = request
-    self.key = key
+    self.keys = keys
     state = Lock(State(machine: SharedWork(priority: request.priority)))
   }
 

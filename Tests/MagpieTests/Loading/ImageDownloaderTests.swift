@@ -217,9 +217,8 @@ import Testing
     var b = URLRequest(url: url("x.jpg"))
     a.setValue("Bearer one", forHTTPHeaderField: "Authorization")
     b.setValue("Bearer two", forHTTPHeaderField: "Authorization")
-    #expect(ImageDownloader.coalescingKey(for: a) != ImageDownloader.coalescingKey(for: b))
+    #expect(TransferKey(a) != TransferKey(b))
     #expect(
-      ImageDownloader.coalescingKey(for: URLRequest(url: url("x.jpg")))
-        == ImageDownloader.coalescingKey(for: URLRequest(url: url("x.jpg"))))
+      TransferKey(URLRequest(url: url("x.jpg"))) == TransferKey(URLRequest(url: url("x.jpg"))))
   }
 }

@@ -21,8 +21,8 @@ public final class ImageDownloader: Sendable {
   public let configuration: Configuration
   /// The line transfers wait in for a slot.
   let queue: TransferQueue
-  /// Transfers in flight, by ``coalescingKey(for:)``.
-  let transfers: StageTable<Response>
+  /// Transfers in flight, by ``TransferKey``.
+  let transfers: StageTable<TransferKey, Response>
   let clock = ContinuousClock()
 
   /// A downloader with `configuration`.
@@ -31,16 +31,6 @@ public final class ImageDownloader: Sendable {
     let order: WorkQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
     queue = TransferQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)
     transfers = StageTable(kind: .download, observer: configuration.engineObserver)
-  }
-
-  /// The key identical requests share: method, URL and header fields.
-  public static func coalescingKey(for request: URLRequest) -> String {
-    var key = (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
-    for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() })
-    {
-      key += "\n" + name.lowercased() + ": " + value
-    }
-    return key
   }
 
   /// The body of `request`, downloaded (or joined) and awaited. Cancelling
@@ -59,16 +49,17 @@ public final class ImageDownloader: Sendable {
   }
 
   /// Joins the transfer of `request`, or starts one (joining the line for
-  /// a slot now, in the order of the calls). `wantsData` asks for the
+  /// a slot now, in the order of the calls); `key` is its ``TransferKey``,
+  /// when the caller built it already. `wantsData` asks for the
   /// bytes so far with each chunk; `completion`, when given, gets the
   /// outcome without a task waiting for it.
   func subscribe(
-    _ request: URLRequest, priority: ImageRequest.Priority, wantsData: Bool = false,
+    _ request: URLRequest, key: TransferKey? = nil, priority: ImageRequest.Priority, wantsData: Bool = false,
     observer: (@Sendable (StageEvent) -> Void)?,
     completion: PipelineStage<Response>.Completion? = nil
   ) -> StageSubscription<Response> {
     transfers.subscribe(
-      key: Self.coalescingKey(for: request), priority: priority, observer: observer, wantsData: wantsData,
+      key: key ?? TransferKey(request), priority: priority, observer: observer, wantsData: wantsData,
       completion: completion
     ) { [self] stage in
       if !wantsData, let loader = configuration.dataLoader as? any QueueingDataLoader {

@@ -18,7 +18,19 @@ struct DecodePlan: Sendable {
   /// What processors get besides the item.
   let processingOptions: ImageProcessingOptions
   /// Equal for plans that decode the same bytes to the same image.
-  let key: String
+  let key: Key
+
+  /// What makes two plans decode the same bytes to the same image.
+  struct Key: Hashable, Sendable {
+    let targetSize: PixelSize?
+    let contentMode: DecodeOptions.ContentMode
+    /// 0: all frames; 1: the first only; 2: frames on demand.
+    let frames: Int
+    let keepsOriginalData: Bool
+    let scale: Double
+    /// The first processor's identifier, when it decodes the bytes itself.
+    let decodingProcessor: String
+  }
 
   init(request: ImageRequest, options: DecodeOptions, registry: CoderRegistry) {
     self.options = options
@@ -31,12 +43,11 @@ struct DecodePlan: Sendable {
       decodingProcessor = nil
       laterProcessors = request.processors
     }
-    let size = options.targetSize.map { "\($0.width)x\($0.height)" } ?? "-"
-    key = [
-      size, options.contentMode == .aspectFit ? "fit" : "fill",
-      options.firstFrameOnly ? "first" : options.decodesFramesOnDemand ? "onDemand" : "all",
-      options.keepsOriginalData ? "keep" : "drop", "\(options.scale)", decodingProcessor?.identifier ?? "",
-    ].joined(separator: ",")
+    key = Key(
+      targetSize: options.targetSize, contentMode: options.contentMode,
+      frames: options.firstFrameOnly ? 1 : options.decodesFramesOnDemand ? 2 : 0,
+      keepsOriginalData: options.keepsOriginalData, scale: options.scale,
+      decodingProcessor: decodingProcessor?.identifier ?? "")
   }
 
   /// The image the later processors start from.

@@ -27,12 +27,9 @@ final class PipelineStage<Value: Sendable>: Sendable {
     var closed: (@Sendable () -> Void)?
   }
 
-  /// The stage table's key.
-  let key: String
   private let state: Lock<Shared>
 
-  init(key: String, priority: ImageRequest.Priority) {
-    self.key = key
+  init(priority: ImageRequest.Priority) {
     state = Lock(Shared(machine: SharedWork(priority: priority)))
   }
 

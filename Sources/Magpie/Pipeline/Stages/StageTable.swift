@@ -1,8 +1,10 @@
-/// The running stages of one kind (fetches, decodes), by key: a request
-/// for work already running joins it, anything else starts a stage.
-final class StageTable<Value: Sendable>: Sendable {
+/// The running stages of one kind (downloads, fetches, decodes), by key:
+/// a request for work already running joins it, anything else starts a
+/// stage. Keys are values (``TransferKey``, ``FetchKey``, ``DecodeKey``),
+/// built once per request.
+final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private struct State {
-    var stages: [String: PipelineStage<Value>] = [:]
+    var stages: [Key: PipelineStage<Value>] = [:]
   }
 
   private let state = Lock(State())
@@ -16,11 +18,10 @@ final class StageTable<Value: Sendable>: Sendable {
     engineObserver = observer
   }
 
-  /// Joins the stage running for `key`, or starts one running `work`.
   /// Joins the stage running for `key`, or starts one running `work` on a
   /// task of its own.
   func subscribe(
-    key: String, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)? = nil,
+    key: Key, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)? = nil,
     wantsData: Bool = false, completion: PipelineStage<Value>.Completion? = nil,
     work: @escaping @Sendable (PipelineStage<Value>) async throws(MagpieError) -> Value
   ) -> StageSubscription<Value> {
@@ -37,7 +38,7 @@ final class StageTable<Value: Sendable>: Sendable {
   /// thread: what must happen in the order of the calls (a download
   /// joining the line for a slot) happens here.
   func subscribe(
-    key: String, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?,
+    key: Key, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?,
     wantsData: Bool, completion: PipelineStage<Value>.Completion?,
     starting: (PipelineStage<Value>) -> Void
   ) -> StageSubscription<Value> {
@@ -46,13 +47,13 @@ final class StageTable<Value: Sendable>: Sendable {
         priority: priority, observer: observer, wantsData: wantsData, completion: completion)
       var created: PipelineStage<Value>?
       if subscription == nil {
-        let stage = PipelineStage<Value>(key: key, priority: priority)
+        let stage = PipelineStage<Value>(priority: priority)
         subscription = stage.subscribe(
           priority: priority, observer: observer, wantsData: wantsData, completion: completion)
         state.stages[key] = stage
         stage.onClose { [weak self, weak stage] in
           guard let self, let stage else { return }
-          self.remove(stage)
+          self.remove(stage, forKey: key)
         }
         created = stage
       }
@@ -67,9 +68,9 @@ final class StageTable<Value: Sendable>: Sendable {
   /// How many stages are running.
   var count: Int { state.withLock { $0.stages.count } }
 
-  private func remove(_ stage: PipelineStage<Value>) {
+  private func remove(_ stage: PipelineStage<Value>, forKey key: Key) {
     state.withLock { state in
-      if state.stages[stage.key] === stage { state.stages[stage.key] = nil }
+      if state.stages[key] === stage { state.stages[key] = nil }
     }
   }
 

@@ -1,0 +1,39 @@
+/// A load's keys, built once when it starts and carried by its job: where
+/// its result is cached, its source's key, its transfer, and its job's.
+struct LoadKeys: Sendable {
+  /// Where the processed image is cached.
+  let cache: ImageCacheKey
+  /// The source's key (the cache key of the original).
+  let source: String
+  /// The download's key, for network sources.
+  let transfer: TransferKey?
+  /// The job table's key.
+  let job: JobKey
+
+  /// The keys of `request`, its URLs through `filter` (the manager's
+  /// default, unless the request names its own).
+  init(_ request: ImageRequest, filter: CacheKeyFilter) {
+    cache = request.cacheKey(defaultFilter: filter)
+    source = cache.source
+    if case .network(let urlRequest) = request.source {
+      transfer = TransferKey(urlRequest)
+    } else {
+      transfer = nil
+    }
+    let behaviour: ImageLoadingOptions = [
+      .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage, .disableMemoryCacheWrites,
+    ]
+    job = JobKey(cache: cache, behaviour: request.options.intersection(behaviour).rawValue, transfer: transfer)
+  }
+}
+
+/// One ``LoadJob`` per processed result, cache behaviour and transfer:
+/// requests with equal keys share the job.
+struct JobKey: Hashable, Sendable {
+  /// Where the processed image is cached.
+  let cache: ImageCacheKey
+  /// The options that change what the job does with the caches.
+  let behaviour: ImageLoadingOptions.RawValue
+  /// The download's key, for network sources (headers can differ).
+  let transfer: TransferKey?
+}
