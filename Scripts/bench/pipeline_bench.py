@@ -153,7 +153,7 @@ def markdown(rows):
     if not rows:
         return ""
     lines = [f"Full pipeline: download, decode, 256 px thumbnail, disk store; {rows[0]['images']} still images "
-             f"from a local nginx, {rows[0]['concurrency']} downloads at once (aim: Magpie >= 2.0x the peer)", "",
+             f"from a local nginx, {rows[0]['concurrency']} downloads at once (aim: Magpie >= 2.5x the peer)", "",
              "| engine | wall time | images/s | CPU ms per image | vs aiohttp + Pillow |",
              "| --- | ---: | ---: | ---: | ---: |"]
     for r in rows:
