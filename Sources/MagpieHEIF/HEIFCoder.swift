@@ -27,8 +27,9 @@ import Magpie
 /// as ``Image/colorProfile``, unconverted: the registry converts centrally.
 /// A file whose item references form a cycle or nest too deep
 /// (``HEIFItemReferences``), or whose grid or overlay declares a canvas over
-/// ``DecodeOptions/maxPixelCount`` (``HEIFDerivedImageSizes``), is refused
-/// before libheif sees it.
+/// ``DecodeOptions/maxPixelCount`` (``HEIFDerivedImageSizes``), or whose
+/// `iloc` declares item data past the end of the file
+/// (``HEIFItemLocations``), is refused before libheif sees it.
 public struct HEIFCoder: ImageCoder {
   /// Creates the coder.
   public init() {}
@@ -42,6 +43,8 @@ public struct HEIFCoder: ImageCoder {
     // any canvas a derived image declares: both refused first.
     try HEIFItemReferences(data).check()
     try HEIFDerivedImageSizes(data).check(maxPixelCount: options.maxPixelCount)
+    // libheif sizes an item's buffer from the extents iloc declares.
+    try HEIFItemLocations(data).check()
     let (pixels, profile) = try HEIFFile.with(data) { file throws(MagpieError) -> (PixelBuffer, ColorProfile?) in
       let declared = file.primary.size
       let source = Self.source(for: file.primary, options: options)
