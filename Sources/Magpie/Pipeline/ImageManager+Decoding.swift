@@ -21,37 +21,22 @@ extension ImageManager {
       }
     }
     let key = DecodeKey(fetch: fetchKey, plan: plan.key)
-    let subscription = decodes.subscribe(key: key, priority: job.priority, observer: observer) {
-      [self] stage throws(MagpieError) in
-      let priority = stage.priority
-      let fetch = subscribeFetch(for: request, cacheKey: keys.cache, key: fetchKey, priority: priority) {
-        stage.send($0)
-      }
-      return try await decode(plan, fetch: fetch, subscribedAt: priority, stage: stage)
+    let subscription = decodes.subscribe(
+      key: key, priority: job.priority, observer: observer, wantsData: false, completion: nil
+    ) { [self] stage in
+      // No task: the fetch's end queues the decode, the decode's end
+      // completes the stage.
+      stage.start(driving: { stage in
+        QueuedDecode(plan: plan, limiter: decodeLimiter, stage: stage).begin { priority, completion in
+          subscribeFetch(
+            for: request, cacheKey: keys.cache, key: fetchKey, priority: priority, observer: { stage.send($0) },
+            completion: completion)
+        }
+      })
     }
     job.setUpstream { subscription.setPriority($0) }
     defer { job.setUpstream(nil) }
     return try await subscription.value()
-  }
-
-  /// The decode stage's work: waits for the bytes, then for a decode slot.
-  private func decode(
-    _ plan: DecodePlan, fetch: StageSubscription<FetchedData>, subscribedAt: ImageRequest.Priority,
-    stage: PipelineStage<DecodedImage>
-  ) async throws(MagpieError) -> DecodedImage {
-    let fetched = try await stage.awaiting(fetch, subscribedAt: subscribedAt)
-    let limiter = decodeLimiter
-    let priority = stage.priority
-    let clock = ContinuousClock()
-    let start = clock.now
-    let image = try await limiter.run(
-      priority: priority,
-      queued: { ticket in stage.onPriorityChange(startedAt: priority) { limiter.setPriority($0, for: ticket) } }
-    ) { () throws(MagpieError) in
-      try plan.decode(fetched.data)
-    }
-    stage.onPriorityChange(startedAt: priority, nil)
-    return DecodedImage(image: image, fetched: fetched, decodeTime: clock.now - start)
   }
 
   /// The process stage, one per processor chain: the processors after the

@@ -25,15 +25,65 @@ extension ImageManager {
   }
 
   /// Joins (or starts) the fetch `key` names for `request`, passing its
-  /// events to `observer`.
+  /// events to `observer` and, when given, its outcome to `completion`
+  /// (without a task waiting for it). A fetch straight from the network
+  /// is the download's outcome, passed on without a task of its own; one
+  /// that reads the tiers first, or a provider, runs on a task.
   func subscribeFetch(
     for request: ImageRequest, cacheKey: ImageCacheKey, key: FetchKey, priority: ImageRequest.Priority,
-    observer: @escaping @Sendable (StageEvent) -> Void
+    observer: @escaping @Sendable (StageEvent) -> Void,
+    completion: PipelineStage<FetchedData>.Completion? = nil
   ) -> StageSubscription<FetchedData> {
-    fetches.subscribe(key: key, priority: priority, observer: observer) {
-      [self] fetch throws(MagpieError) in
-      try await self.fetch(request, cacheKey: cacheKey, key: key, stage: fetch)
+    fetches.subscribe(
+      key: key, priority: priority, observer: observer, wantsData: false, completion: completion
+    ) { [self] stage in
+      if !key.fromCache, key.fromSource, case .network(let urlRequest) = request.source {
+        stage.start(driving: { download(urlRequest, key: key, stage: $0) })
+      } else {
+        stage.start { [self] fetch throws(MagpieError) in
+          try await self.fetch(request, cacheKey: cacheKey, key: key, stage: fetch)
+        }
+        configuration.engineObserver?(.taskMade(.stage(.fetch)))
+      }
     }
+  }
+
+  /// The fetch stage as the download's outcome, passed on from the thread
+  /// that ends it; returns how to stop it.
+  private func download(
+    _ urlRequest: URLRequest, key: FetchKey, stage: PipelineStage<FetchedData>
+  ) -> @Sendable () -> Void {
+    let priority = stage.priority
+    let download = configuration.downloader.subscribe(
+      urlRequest, key: key.transfer, priority: priority, wantsData: key.progressive,
+      observer: Self.forwarding(to: stage, progressive: key.progressive)
+    ) { result in
+      stage.complete(result.map(Self.fetched))
+    }
+    stage.onPriorityChange(startedAt: priority) { download.setPriority($0) }
+    return { download.cancel() }
+  }
+
+  /// Passes a download's events on to a fetch stage: partial bytes only
+  /// when the fetch is progressive (another fetch's progressive load may
+  /// share the transfer).
+  private static func forwarding(
+    to stage: PipelineStage<FetchedData>, progressive: Bool
+  ) -> @Sendable (StageEvent) -> Void {
+    { event in
+      if case .data = event, !progressive { return }
+      stage.send(event)
+    }
+  }
+
+  /// A finished download as the fetch stage hands it on.
+  private static func fetched(_ response: ImageDownloader.Response) -> FetchedData {
+    var metrics = ImageTaskMetrics()
+    metrics.queueWait += response.metrics.queueWait
+    metrics.network += response.metrics.transfer
+    metrics.attempts += response.metrics.attempts
+    metrics.bytesLoaded += response.data.count
+    return FetchedData(data: response.data, response: response.response, cacheType: .none, metrics: metrics)
   }
 
   /// The fetch stage's work: the original from the first cache tier that
@@ -83,17 +133,10 @@ extension ImageManager {
       let priority = stage.priority
       let download = configuration.downloader.subscribe(
         urlRequest, key: transfer, priority: priority, wantsData: progressive,
-        observer: { event in
-          // Another fetch's progressive load may share the transfer.
-          if case .data = event, !progressive { return }
-          stage.send(event)
-        })
-      let response = try await stage.awaiting(download, subscribedAt: priority)
-      metrics.queueWait += response.metrics.queueWait
-      metrics.network += response.metrics.transfer
-      metrics.attempts += response.metrics.attempts
-      metrics.bytesLoaded += response.data.count
-      return (response.data, response.response)
+        observer: Self.forwarding(to: stage, progressive: progressive))
+      let fetched = Self.fetched(try await stage.awaiting(download, subscribedAt: priority))
+      metrics.add(fetched.metrics)
+      return (fetched.data, fetched.response)
     }
   }
 }

@@ -91,6 +91,42 @@ final class WorkLimiter: Sendable {
     return try result.get()
   }
 
+  /// Queues `work` (ahead of waiting work of lower `priority`) without a
+  /// task waiting for it: `completion` gets its result on the limiter's
+  /// queue, or ``MagpieError/Code/cancelled`` when it is withdrawn while
+  /// it waits. Returns its ticket (to move or withdraw it).
+  @discardableResult
+  func submit<T: Sendable>(
+    priority: ImageRequest.Priority, _ work: @escaping @Sendable () throws(MagpieError) -> T,
+    completion: @escaping @Sendable (Result<T, MagpieError>) -> Void
+  ) -> Ticket {
+    let id = state.withLock { state in
+      defer { state.nextID += 1 }
+      return state.nextID
+    }
+    let job: Job = { run in
+      guard run else { return completion(.failure(Self.cancelled)) }
+      do throws(MagpieError) {
+        completion(.success(try CodecLoad.shared.counting(work)))
+      } catch {
+        completion(.failure(error))
+      }
+    }
+    enqueue(id, job, priority: priority, queued: nil)
+    return Ticket(id: id)
+  }
+
+  /// Withdraws submitted work that still waits (its completion gets
+  /// ``MagpieError/Code/cancelled`` now); work already running finishes.
+  func withdraw(_ ticket: Ticket) {
+    let job = state.withLock { state -> Job? in
+      guard state.queue.isWaiting(ticket.id), let job = state.jobs.removeValue(forKey: ticket.id) else { return nil }
+      _ = state.queue.remove(ticket.id)
+      return job
+    }
+    job?(false)
+  }
+
   /// Moves waiting work to `priority`; work already running is unaffected.
   func setPriority(_ priority: ImageRequest.Priority, for ticket: Ticket) {
     state.withLock { $0.queue.setPriority(ticket.id, priority) }

@@ -1,0 +1,78 @@
+/// The decode stage's work driven by callbacks instead of a task of its
+/// own: it subscribes to its fetch with a completion, and when the bytes
+/// come (on whatever thread ends the fetch: the libcurl thread, as a
+/// rule) it queues the decode on the decode limiter, whose thread
+/// completes the stage. The job's task, waiting on the stage, is the only
+/// one woken.
+final class QueuedDecode: Sendable {
+  private struct State {
+    var cancelled = false
+    var cancelCurrent: (@Sendable () -> Void)?
+  }
+
+  private let plan: DecodePlan
+  private let limiter: WorkLimiter
+  private let stage: PipelineStage<DecodedImage>
+  private let state = Lock(State())
+
+  init(plan: DecodePlan, limiter: WorkLimiter, stage: PipelineStage<DecodedImage>) {
+    self.plan = plan
+    self.limiter = limiter
+    self.stage = stage
+  }
+
+  /// Subscribes to the fetch `subscribe` makes (given the stage's priority
+  /// and what to do with its outcome); returns how to stop the decode.
+  func begin(
+    fetch subscribe: (
+      _ priority: ImageRequest.Priority,
+      _ completion: @escaping @Sendable (Result<FetchedData, MagpieError>) -> Void
+    ) -> StageSubscription<FetchedData>
+  ) -> @Sendable () -> Void {
+    let stage = stage
+    let priority = stage.priority
+    let fetch = subscribe(priority) { [self] result in fetched(result) }
+    stage.onPriorityChange(startedAt: priority) { fetch.setPriority($0) }
+    keep { fetch.cancel() }
+    return { [self] in
+      let current = state.withLock { state in
+        state.cancelled = true
+        return state.cancelCurrent
+      }
+      current?()
+    }
+  }
+
+  /// Keeps how to stop the current step; stops it at once when the decode
+  /// was cancelled meanwhile.
+  private func keep(_ cancel: @escaping @Sendable () -> Void) {
+    let cancelled = state.withLock { state in
+      state.cancelCurrent = cancel
+      return state.cancelled
+    }
+    if cancelled { cancel() }
+  }
+
+  private func fetched(_ result: Result<FetchedData, MagpieError>) {
+    // It holds the fetch, which holds this callback.
+    state.withLock { $0.cancelCurrent = nil }
+    let fetched: FetchedData
+    switch result {
+    case .failure(let error): return stage.complete(.failure(error))
+    case .success(let value): fetched = value
+    }
+    let stage = stage
+    let plan = plan
+    let clock = ContinuousClock()
+    let start = clock.now
+    let priority = stage.priority
+    let ticket = limiter.submit(priority: priority) { () throws(MagpieError) in
+      try plan.decode(fetched.data)
+    } completion: { result in
+      stage.complete(result.map { DecodedImage(image: $0, fetched: fetched, decodeTime: clock.now - start) })
+    }
+    let limiter = limiter
+    stage.onPriorityChange(startedAt: priority) { limiter.setPriority($0, for: ticket) }
+    keep { limiter.withdraw(ticket) }
+  }
+}
