@@ -85,10 +85,17 @@ struct JXLHeader {
   }
 
   /// `ticks` frames of `1 / (numerator / denominator)` seconds; zero for
-  /// stills (no tick rate).
+  /// stills (no tick rate). Computed in full width: a file may declare any
+  /// 32-bit tick count and rate (the fuzzer found one whose product
+  /// overflowed 64 bits), and a duration past what `Duration` holds in
+  /// nanoseconds is clamped there.
   static func duration(ticks: UInt32, per rate: (numerator: UInt32, denominator: UInt32)) -> Duration {
     guard rate.numerator > 0 else { return .zero }
-    let nanoseconds = Int64(ticks) * 1_000_000_000 * Int64(rate.denominator) / Int64(rate.numerator)
-    return .nanoseconds(nanoseconds)
+    // Both factors are below 2^32: their product fits in 64 bits.
+    let product = UInt64(ticks) * UInt64(rate.denominator)
+    let wide = product.multipliedFullWidth(by: 1_000_000_000)
+    let numerator = UInt64(rate.numerator)
+    guard wide.high < numerator else { return .nanoseconds(Int64.max) }
+    return .nanoseconds(Int64(clamping: numerator.dividingFullWidth(wide).quotient))
   }
 }
