@@ -13,8 +13,6 @@ final class QueuedDownload: Sendable {
   private struct State {
     var attempts = 0
     var firstQueueWait: Duration?
-    var cancelled = false
-    var cancelCurrent: (@Sendable () -> Void)?
   }
 
   private let request: URLRequest
@@ -23,6 +21,7 @@ final class QueuedDownload: Sendable {
   private let stage: PipelineStage<ImageDownloader.Response>
   private let begun = ContinuousClock.now
   private let state = Lock(State())
+  private let step = StageStep()
 
   init(
     _ request: URLRequest, loader: any QueueingDataLoader, downloader: ImageDownloader,
@@ -37,13 +36,7 @@ final class QueuedDownload: Sendable {
   /// Starts the first attempt; returns how to stop the download.
   func begin() -> @Sendable () -> Void {
     attempt()
-    return { [self] in
-      let current = state.withLock { state in
-        state.cancelled = true
-        return state.cancelCurrent
-      }
-      current?()
-    }
+    return { [step] in step.cancel() }
   }
 
   private func attempt() {
@@ -53,33 +46,22 @@ final class QueuedDownload: Sendable {
       of: request, in: slot,
       progress: { received, expected in stage.send(.progress(received: received, expected: expected)) },
       completion: { [self] result in finished(result, slot: slot) })
-    keep(cancel)
-  }
-
-  /// Keeps how to stop the current step; stops it at once when the
-  /// download was cancelled meanwhile.
-  private func keep(_ cancel: @escaping @Sendable () -> Void) {
-    let cancelled = state.withLock { state in
-      state.cancelCurrent = cancel
-      return state.cancelled
-    }
-    if cancelled { cancel() }
+    step.keep(cancel)
   }
 
   private func finished(_ result: Result<(Data, HTTPURLResponse), MagpieError>, slot: TransferQueue.Slot) {
-    let (attempts, queueWait, cancelled) = state.withLock { state in
-      // It holds the load, which holds this callback.
-      state.cancelCurrent = nil
+    step.ended()
+    let (attempts, queueWait) = state.withLock { state in
       state.attempts += 1
       if state.firstQueueWait == nil { state.firstQueueWait = slot.queueWait }
-      return (state.attempts, state.firstQueueWait ?? .zero, state.cancelled)
+      return (state.attempts, state.firstQueueWait ?? .zero)
     }
     switch result {
     case .success(let (data, response)):
       stage.complete(
         .success(downloader.finishedResponse(data, response, attempts: attempts, queueWait: queueWait, begun: begun)))
     case .failure(let error):
-      if cancelled { return stage.complete(.failure(MagpieError(.cancelled, "the download was cancelled"))) }
+      if step.isCancelled { return stage.complete(.failure(MagpieError(.cancelled, "the download was cancelled"))) }
       guard let wait = downloader.configuration.retryPolicy.delay(afterAttempt: attempts, error: error) else {
         return stage.complete(.failure(error))
       }
@@ -93,7 +75,7 @@ final class QueuedDownload: Sendable {
         }
         attempt()
       }
-      keep { task.cancel() }
+      step.keep { task.cancel() }
     }
   }
 }

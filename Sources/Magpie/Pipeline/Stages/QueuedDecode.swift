@@ -5,15 +5,10 @@
 /// completes the stage. The job's task, waiting on the stage, is the only
 /// one woken.
 final class QueuedDecode: Sendable {
-  private struct State {
-    var cancelled = false
-    var cancelCurrent: (@Sendable () -> Void)?
-  }
-
   private let plan: DecodePlan
   private let limiter: WorkLimiter
   private let stage: PipelineStage<DecodedImage>
-  private let state = Lock(State())
+  private let step = StageStep()
 
   init(plan: DecodePlan, limiter: WorkLimiter, stage: PipelineStage<DecodedImage>) {
     self.plan = plan
@@ -33,29 +28,12 @@ final class QueuedDecode: Sendable {
     let priority = stage.priority
     let fetch = subscribe(priority) { [self] result in fetched(result) }
     stage.onPriorityChange(startedAt: priority) { fetch.setPriority($0) }
-    keep { fetch.cancel() }
-    return { [self] in
-      let current = state.withLock { state in
-        state.cancelled = true
-        return state.cancelCurrent
-      }
-      current?()
-    }
-  }
-
-  /// Keeps how to stop the current step; stops it at once when the decode
-  /// was cancelled meanwhile.
-  private func keep(_ cancel: @escaping @Sendable () -> Void) {
-    let cancelled = state.withLock { state in
-      state.cancelCurrent = cancel
-      return state.cancelled
-    }
-    if cancelled { cancel() }
+    step.keep { fetch.cancel() }
+    return { [step] in step.cancel() }
   }
 
   private func fetched(_ result: Result<FetchedData, MagpieError>) {
-    // It holds the fetch, which holds this callback.
-    state.withLock { $0.cancelCurrent = nil }
+    step.ended()
     let fetched: FetchedData
     switch result {
     case .failure(let error): return stage.complete(.failure(error))
@@ -73,6 +51,6 @@ final class QueuedDecode: Sendable {
     }
     let limiter = limiter
     stage.onPriorityChange(startedAt: priority) { limiter.setPriority($0, for: ticket) }
-    keep { limiter.withdraw(ticket) }
+    step.keep { limiter.withdraw(ticket) }
   }
 }
