@@ -14,22 +14,16 @@ extension ImageManager {
   ) async throws(MagpieError) -> DecodedImage {
     let keys = job.keys
     let fetchKey = fetchKey(for: request, keys: keys, transfer: keys.transfer, from: sources)
-    let observer: @Sendable (StageEvent) -> Void = { [weak self] event in
-      switch event {
-      case .progress(let received, let expected): job.reportProgress(received: received, expected: expected)
-      case .data(let data): self?.decodePartial(data, job: job)
-      }
-    }
     let key = DecodeKey(fetch: fetchKey, plan: plan.key)
     let subscription = decodes.subscribe(
-      key: key, priority: job.priority, observer: observer, wantsData: false, completion: nil
+      key: key, priority: job.priority, observer: .sink(job, passesData: true), wantsData: false, completion: nil
     ) { [self] stage in
       // No task: the fetch's end queues the decode, the decode's end
       // completes the stage.
       stage.start(driving: { stage in
         QueuedDecode(plan: plan, limiter: decodeLimiter, stage: stage).begin { priority, completion in
           subscribeFetch(
-            for: request, cacheKey: keys.cache, key: fetchKey, priority: priority, observer: { stage.send($0) },
+            for: request, cacheKey: keys.cache, key: fetchKey, priority: priority, observer: .sink(stage, passesData: true),
             completion: completion)
         }
       })

@@ -31,7 +31,7 @@ extension ImageManager {
   /// that reads the tiers first, or a provider, runs on a task.
   func subscribeFetch(
     for request: ImageRequest, cacheKey: ImageCacheKey, key: FetchKey, priority: ImageRequest.Priority,
-    observer: @escaping @Sendable (StageEvent) -> Void,
+    observer: StageObserver,
     completion: PipelineStage<FetchedData>.Completion? = nil
   ) -> StageSubscription<FetchedData> {
     fetches.subscribe(
@@ -56,24 +56,12 @@ extension ImageManager {
     let priority = stage.priority
     let download = configuration.downloader.subscribe(
       urlRequest, key: key.transfer, priority: priority, wantsData: key.progressive,
-      observer: Self.forwarding(to: stage, progressive: key.progressive)
+      observer: .sink(stage, passesData: key.progressive)
     ) { result in
       stage.complete(result.map(Self.fetched))
     }
     stage.onPriorityChange(startedAt: priority) { download.setPriority($0) }
     return { download.cancel() }
-  }
-
-  /// Passes a download's events on to a fetch stage: partial bytes only
-  /// when the fetch is progressive (another fetch's progressive load may
-  /// share the transfer).
-  private static func forwarding(
-    to stage: PipelineStage<FetchedData>, progressive: Bool
-  ) -> @Sendable (StageEvent) -> Void {
-    { event in
-      if case .data = event, !progressive { return }
-      stage.send(event)
-    }
   }
 
   /// A finished download as the fetch stage hands it on.
@@ -133,7 +121,7 @@ extension ImageManager {
       let priority = stage.priority
       let download = configuration.downloader.subscribe(
         urlRequest, key: transfer, priority: priority, wantsData: progressive,
-        observer: Self.forwarding(to: stage, progressive: progressive))
+        observer: .sink(stage, passesData: progressive))
       let fetched = Self.fetched(try await stage.awaiting(download, subscribedAt: priority))
       metrics.add(fetched.metrics)
       return (fetched.data, fetched.response)

@@ -30,14 +30,17 @@ extension ImageManager {
       task: task, progress: progress, partialImage: partialImage, completion: completion)
     let key = keys.job
     let priority = task.priority
-    let (job, id, isNew, raised) = jobs.withLock { jobs -> (LoadJob, Int, Bool, Bool) in
-      if let existing = jobs[key], let joined = existing.join(subscriber, priority: priority) {
-        return (existing, joined.id, false, joined.raised)
+    // The lookup and the join are one hold of the engine lock.
+    let (job, id, isNew, raised) = EngineLock.withLock {
+      jobs.withHeldLock { jobs -> (LoadJob, Int, Bool, Bool) in
+        if let existing = jobs[key], let joined = existing.joinHoldingLock(subscriber, priority: priority) {
+          return (existing, joined.id, false, joined.raised)
+        }
+        let job = LoadJob(request: request, keys: keys) { [weak self] data, job in self?.decodePartial(data, job: job) }
+        jobs[key] = job
+        // A new job is open: the join cannot fail.
+        return (job, job.joinHoldingLock(subscriber, priority: priority)?.id ?? 0, true, false)
       }
-      let job = LoadJob(request: request, keys: keys)
-      jobs[key] = job
-      // A new job is open: the join cannot fail.
-      return (job, job.join(subscriber, priority: priority)?.id ?? 0, true, false)
     }
     if raised { job.moveUpstream() }
     let connected = task.connect(

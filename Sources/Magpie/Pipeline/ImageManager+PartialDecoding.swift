@@ -1,12 +1,10 @@
 import Foundation
 
 extension ImageManager {
-  /// Decodes what has arrived of a progressive JPEG, when a new scan is in,
-  /// runs `job`'s processors over it and hands the partial image to the
-  /// job's subscribers.
+  /// Decodes what has arrived of a progressive JPEG (`job` saw a new scan
+  /// in it), runs `job`'s processors over it and hands the partial image
+  /// to the job's subscribers.
   func decodePartial(_ data: Data, job: LoadJob) {
-    let ready = data.withUnsafeBytes { job.shouldDecodePartial($0) }
-    guard ready else { return }
     let request = job.request
     let registry = configuration.registry
     var options = decodeOptions(for: request, keepingOriginal: false)

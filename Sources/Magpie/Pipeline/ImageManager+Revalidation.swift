@@ -51,12 +51,8 @@ extension ImageManager {
     var transfer: TransferKey?
     if case .network(let urlRequest) = request.source { transfer = TransferKey(urlRequest) }
     let key = fetchKey(for: request, keys: job.keys, transfer: transfer, from: sources)
-    let subscription = subscribeFetch(for: request, cacheKey: job.keys.cache, key: key, priority: job.priority) {
-      event in
-      if case .progress(let received, let expected) = event {
-        job.reportProgress(received: received, expected: expected)
-      }
-    }
+    let subscription = subscribeFetch(
+      for: request, cacheKey: job.keys.cache, key: key, priority: job.priority, observer: .sink(job, passesData: false))
     job.setUpstream { subscription.setPriority($0) }
     defer { job.setUpstream(nil) }
     return try await subscription.value()

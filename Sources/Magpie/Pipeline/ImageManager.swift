@@ -35,7 +35,7 @@ public final class ImageManager: Sendable {
   /// Running decodes: one per fetch and decode plan.
   let decodes: StageTable<DecodeKey, DecodedImage>
   /// The job table: one ``LoadJob`` per processed result and cache behaviour.
-  let jobs = Lock<[JobKey: LoadJob]>([:])
+  let jobs = EngineGuarded<[JobKey: LoadJob]>([:])
   let failedSources = FailedSourceMemory()
   /// How many failed sources are remembered (``FailedSourceMemory``).
   static var failedSourceCount: Int { FailedSourceMemory.capacity }

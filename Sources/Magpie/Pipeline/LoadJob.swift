@@ -1,8 +1,12 @@
+import Foundation
+
 /// The work shared by every task that asked for the same image the same
 /// way: one pipeline run, many subscribers, each with its own callbacks.
 /// Who is subscribed, at what priority, and who gets the outcome follow
-/// the one set of rules in ``SharedWork``, applied under this job's lock.
-final class LoadJob: Sendable {
+/// the one set of rules in ``SharedWork``, applied under the one
+/// ``EngineLock``. The job takes the events of the stage it waits on in
+/// that stage's hold of the lock (it is a ``StageEventSink``).
+final class LoadJob: StageEventSink {
   /// One task's callbacks.
   struct Subscriber: Sendable {
     var task: ImageTask
@@ -29,20 +33,25 @@ final class LoadJob: Sendable {
   /// Its keys, built once when it started; ``LoadKeys/job`` is the job
   /// table's.
   let keys: LoadKeys
-  private let state: Lock<State>
+  private let state: EngineGuarded<State>
+  /// Starts a partial decode of the bytes so far (the job has checked a
+  /// new scan is in); run once the engine lock is released.
+  private let previews: @Sendable (Data, LoadJob) -> Void
 
-  init(request: ImageRequest, keys: LoadKeys) {
+  init(request: ImageRequest, keys: LoadKeys, previews: @escaping @Sendable (Data, LoadJob) -> Void) {
     self.request = request
     self.keys = keys
-    state = Lock(State(machine: SharedWork(priority: request.priority)))
+    self.previews = previews
+    state = EngineGuarded(State(machine: SharedWork(priority: request.priority)))
   }
 
-  /// Adds a subscriber at `priority`; returns its id and whether the
-  /// job's priority rose (the caller then calls ``moveUpstream()`` outside
-  /// its own locks), or `nil` when the job already finished or was
-  /// abandoned (the caller then starts a new one).
-  func join(_ subscriber: Subscriber, priority: ImageRequest.Priority) -> (id: Int, raised: Bool)? {
-    state.withLock { state in
+  /// Adds a subscriber at `priority`, with the engine lock held (the job
+  /// table found the job in the same hold); returns its id and whether
+  /// the job's priority rose (the caller then calls ``moveUpstream()``
+  /// once the lock is released), or `nil` when the job already finished
+  /// or was abandoned (the caller then starts a new one).
+  func joinHoldingLock(_ subscriber: Subscriber, priority: ImageRequest.Priority) -> (id: Int, raised: Bool)? {
+    state.withHeldLock { state in
       state.machine.join(subscriber, priority: priority, waiting: true).map { ($0.id, $0.newPriority != nil) }
     }
   }
@@ -109,20 +118,29 @@ final class LoadJob: Sendable {
     state.withLock { $0.machine.finish(result) }
   }
 
-  /// Passes download progress to every subscriber.
-  func reportProgress(received: Int64, expected: Int64?) {
-    let progress = ImageTask.Progress(completed: received, total: expected)
-    let subscribers = state.withLock { $0.machine.subscribers }
-    for subscriber in subscribers where subscriber.task.setProgress(progress) {
-      subscriber.progress?(progress)
+  /// Passes the progress of the fetch to every subscriber, and starts a
+  /// partial decode when the bytes so far hold a new scan.
+  func receive(_ event: StageEvent, holdingEngineLock deliveries: inout [@Sendable () -> Void]) {
+    switch event {
+    case .progress(let received, let expected):
+      let progress = ImageTask.Progress(completed: received, total: expected)
+      let subscribers = state.withHeldLock { $0.machine.subscribers }
+      deliveries.append {
+        for subscriber in subscribers where subscriber.task.setProgress(progress) {
+          subscriber.progress?(progress)
+        }
+      }
+    case .data(let data):
+      guard data.withUnsafeBytes({ shouldDecodePartial($0) }) else { return }
+      deliveries.append { [previews] in previews(data, self) }
     }
   }
 
   /// Whether a partial decode should start for `data`: a progressive JPEG
   /// with a scan more than last shown complete, someone listening, and no
   /// partial decode already running. Marks one as running when it says yes.
-  func shouldDecodePartial(_ data: UnsafeRawBufferPointer) -> Bool {
-    state.withLock { state in
+  private func shouldDecodePartial(_ data: UnsafeRawBufferPointer) -> Bool {
+    state.withHeldLock { state in
       guard !state.partialDecodeRunning,
         state.machine.subscribers.contains(where: { $0.partialImage != nil || $0.task.wantsPartialImages })
       else { return false }

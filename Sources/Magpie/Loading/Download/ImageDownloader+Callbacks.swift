@@ -37,7 +37,7 @@ extension ImageDownloader {
   /// downloader's threads.
   @discardableResult
   public func download(_ request: URLRequest, priority: ImageRequest.Priority = .normal, handlers: Handlers) -> Token {
-    let observer: @Sendable (StageEvent) -> Void = { event in
+    let observer = StageObserver.call { event in
       switch event {
       case .progress(let received, let expected): handlers.progress?(received, expected)
       case .data(let data): handlers.data?(data)

@@ -41,7 +41,7 @@ public final class ImageDownloader: Sendable {
     progress: (@Sendable (Int64, Int64?) -> Void)? = nil
   ) async throws(MagpieError) -> Response {
     let observer = progress.map { progress in
-      { @Sendable (event: StageEvent) in
+      StageObserver.call { event in
         if case .progress(let received, let expected) = event { progress(received, expected) }
       }
     }
@@ -55,7 +55,7 @@ public final class ImageDownloader: Sendable {
   /// outcome without a task waiting for it.
   func subscribe(
     _ request: URLRequest, key: TransferKey? = nil, priority: ImageRequest.Priority, wantsData: Bool = false,
-    observer: (@Sendable (StageEvent) -> Void)?,
+    observer: StageObserver?,
     completion: PipelineStage<Response>.Completion? = nil
   ) -> StageSubscription<Response> {
     transfers.subscribe(

@@ -3,14 +3,14 @@
 /// work joins one stage, and the stage's work is cancelled only when its
 /// last subscriber leaves. Its queued work runs at the highest priority
 /// among its subscribers. The rules live in ``SharedWork``; this class
-/// applies them under a lock and runs the work.
-final class PipelineStage<Value: Sendable>: Sendable {
+/// applies them under the one ``EngineLock`` and runs the work.
+final class PipelineStage<Value: Sendable>: StageEventSink {
   /// Takes the stage's outcome.
   typealias Completion = @Sendable (Result<Value, MagpieError>) -> Void
 
   /// What the stage keeps per subscriber.
   struct Member {
-    var observer: (@Sendable (StageEvent) -> Void)?
+    var observer: StageObserver?
     var completion: Completion?
     /// Wants the bytes so far with each chunk (``StageEvent/data(_:)``).
     var wantsData: Bool
@@ -27,10 +27,10 @@ final class PipelineStage<Value: Sendable>: Sendable {
     var closed: (@Sendable () -> Void)?
   }
 
-  private let state: Lock<Shared>
+  private let state: EngineGuarded<Shared>
 
   init(priority: ImageRequest.Priority) {
-    state = Lock(Shared(machine: SharedWork(priority: priority)))
+    state = EngineGuarded(Shared(machine: SharedWork(priority: priority)))
   }
 
   /// The priority the stage's work should wait at now.
@@ -39,33 +39,37 @@ final class PipelineStage<Value: Sendable>: Sendable {
   /// Subscribers waiting for the outcome.
   var subscriberCount: Int { state.withLock { $0.machine.subscriberCount } }
 
+  /// ``subscriberCount`` with the engine lock held.
+  var subscriberCountHoldingLock: Int { state.withHeldLock { $0.machine.subscriberCount } }
+
   /// Whether any subscriber wants the bytes so far with each chunk.
   var wantsData: Bool { state.withLock { $0.machine.subscribers.contains(where: \.wantsData) } }
 
-  /// Joins the stage; `nil` once it is closed (finished or abandoned).
+  /// Joins the stage, with the engine lock held (its table found it in
+  /// the same hold); `nil` once it is closed (finished or abandoned).
   /// `observer` gets the stage's events until the subscriber leaves;
   /// `completion`, when given, gets the outcome (or the cancellation when
-  /// the subscriber leaves) without a task waiting for it.
-  func subscribe(
-    priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?, wantsData: Bool = false,
-    completion: Completion? = nil
-  ) -> StageSubscription<Value>? {
-    let joined = state.withLock {
-      shared -> (Int, (@Sendable (ImageRequest.Priority) -> Void)?, ImageRequest.Priority?)? in
+  /// the subscriber leaves) without a task waiting for it. `raise`, when
+  /// set, moves the stage's queued work to the higher priority this join
+  /// brought: the caller runs it once the lock is released.
+  func joinHoldingLock(
+    priority: ImageRequest.Priority, observer: StageObserver?, wantsData: Bool, completion: Completion?
+  ) -> (subscription: StageSubscription<Value>, raise: (@Sendable () -> Void)?)? {
+    state.withHeldLock { shared in
       let member = Member(observer: observer, completion: completion, wantsData: wantsData)
       guard let (id, raised) = shared.machine.join(member, priority: priority, waiting: completion != nil)
       else { return nil }
-      return (id, shared.reprioritize, raised)
+      var raise: (@Sendable () -> Void)?
+      if let raised, let handler = shared.reprioritize { raise = { handler(raised) } }
+      return (StageSubscription(stage: self, id: id), raise)
     }
-    guard let (id, handler, raised) = joined else { return nil }
-    if let raised { handler?(raised) }
-    return StageSubscription(stage: self, id: id)
   }
 
-  /// Sets what runs once the stage takes no more subscribers (its table
-  /// drops it then); set before the work starts.
-  func onClose(_ closed: @escaping @Sendable () -> Void) {
-    state.withLock { $0.closed = closed }
+  /// Sets, with the engine lock held, what runs once the stage takes no
+  /// more subscribers (its table drops it then); set before the work
+  /// starts.
+  func onCloseHoldingLock(_ closed: @escaping @Sendable () -> Void) {
+    state.withHeldLock { $0.closed = closed }
   }
 
   /// Starts `work` on a task of its own.
@@ -122,10 +126,19 @@ final class PipelineStage<Value: Sendable>: Sendable {
     if current != startedAt { handler?(current) }
   }
 
-  /// Passes `event` to every subscriber's observer.
+  /// Passes `event` to every subscriber's observer: through every stage
+  /// and job that waits on this one in one hold of the engine lock, then
+  /// to the callbacks once it is released.
   func send(_ event: StageEvent) {
-    let members = state.withLock { $0.machine.subscribers }
-    for member in members { member.observer?(event) }
+    var deliveries: [@Sendable () -> Void] = []
+    EngineLock.withLock { receive(event, holdingEngineLock: &deliveries) }
+    for delivery in deliveries { delivery() }
+  }
+
+  func receive(_ event: StageEvent, holdingEngineLock deliveries: inout [@Sendable () -> Void]) {
+    for member in state.withHeldLock({ $0.machine.subscribers }) {
+      member.observer?.pass(event, holdingEngineLock: &deliveries)
+    }
   }
 
   // MARK: A subscriber's side

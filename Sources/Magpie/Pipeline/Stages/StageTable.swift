@@ -7,7 +7,7 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     var stages: [Key: PipelineStage<Value>] = [:]
   }
 
-  private let state = Lock(State())
+  private let state = EngineGuarded(State())
   /// The kind of stage, as ``EngineEvent``s name it.
   private let kind: EngineEvent.Stage
   private let engineObserver: (@Sendable (EngineEvent) -> Void)?
@@ -21,7 +21,7 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// Joins the stage running for `key`, or starts one running `work` on a
   /// task of its own.
   func subscribe(
-    key: Key, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)? = nil,
+    key: Key, priority: ImageRequest.Priority, observer: StageObserver? = nil,
     wantsData: Bool = false, completion: PipelineStage<Value>.Completion? = nil,
     work: @escaping @Sendable (PipelineStage<Value>) async throws(MagpieError) -> Value
   ) -> StageSubscription<Value> {
@@ -38,31 +38,38 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// thread: what must happen in the order of the calls (a download
   /// joining the line for a slot) happens here.
   func subscribe(
-    key: Key, priority: ImageRequest.Priority, observer: (@Sendable (StageEvent) -> Void)?,
+    key: Key, priority: ImageRequest.Priority, observer: StageObserver?,
     wantsData: Bool, completion: PipelineStage<Value>.Completion?,
     starting: (PipelineStage<Value>) -> Void
   ) -> StageSubscription<Value> {
-    let (subscription, created, total) = state.withLock { state in
-      var subscription = state.stages[key]?.subscribe(
-        priority: priority, observer: observer, wantsData: wantsData, completion: completion)
-      var created: PipelineStage<Value>?
-      if subscription == nil {
+    // The lookup and the join are one hold of the engine lock: nobody
+    // closes the stage between them.
+    typealias Joined = (subscription: StageSubscription<Value>, raise: (@Sendable () -> Void)?)
+    let (joined, created, total) = EngineLock.withLock {
+      state.withHeldLock { state -> (Joined, PipelineStage<Value>?, Int) in
+        if let existing = state.stages[key],
+          let joined = existing.joinHoldingLock(
+            priority: priority, observer: observer, wantsData: wantsData, completion: completion)
+        {
+          return (joined, nil, engineObserver == nil ? 0 : Self.subscriberCount(state))
+        }
         let stage = PipelineStage<Value>(priority: priority)
-        subscription = stage.subscribe(
-          priority: priority, observer: observer, wantsData: wantsData, completion: completion)
+        // A new stage is open: the join cannot fail.
+        let joined = stage.joinHoldingLock(
+          priority: priority, observer: observer, wantsData: wantsData, completion: completion)!
         state.stages[key] = stage
-        stage.onClose { [weak self, weak stage] in
+        stage.onCloseHoldingLock { [weak self, weak stage] in
           guard let self, let stage else { return }
           self.remove(stage, forKey: key)
         }
-        created = stage
+        return (joined, stage, engineObserver == nil ? 0 : Self.subscriberCount(state))
       }
-      return (subscription!, created, engineObserver == nil ? 0 : Self.subscriberCount(state))
     }
+    joined.raise?()
     // Outside the lock: work that ends at once drops its stage from here.
     if let created { starting(created) }
     engineObserver?(.subscribed(kind, subscribers: total))
-    return subscription
+    return joined.subscription
   }
 
   /// How many stages are running.
@@ -75,7 +82,7 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   }
 
   private static func subscriberCount(_ state: State) -> Int {
-    state.stages.values.reduce(0) { $0 + $1.subscriberCount }
+    state.stages.values.reduce(0) { $0 + $1.subscriberCountHoldingLock }
   }
 
 }
