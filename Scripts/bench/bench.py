@@ -467,7 +467,7 @@ def cache_benches(magpie, files):
         subprocess.run([magpie, "convert", files["photo-1200x800.jpg"], thumb, "--process", "downsample(256x256)"],
                        check=True, capture_output=True)
     rows = []
-    for args in (["memory"], ["manager"], ["disk", "--thumbnail", thumb], ["clean", "--files", "100000"]):
+    for args in (["memory"], ["manager"], ["engine"], ["disk", "--thumbnail", thumb], ["clean", "--files", "100000"]):
         out = subprocess.run([magpie, "cache-bench"] + args, capture_output=True, text=True, timeout=1800)
         if out.returncode != 0:
             rows.append({"bench": args[0], "error": out.stderr.strip()})
@@ -494,6 +494,16 @@ def caching_markdown(rows):
                          f"{r['memory_cache_ns']:.0f} ns (bare MemoryCache hit) | – | – |")
             lines.append(f"| memory hit through ImageManager, completion API | {r['completion_api_ns']:.0f} ns | "
                          f"{r['memory_cache_ns']:.0f} ns (bare MemoryCache hit) | – | – |")
+        elif r.get("bench") == "engine-ownership":
+            rounds = lambda key: " / ".join(f"{v:.1f}" for v in r[key])
+            lines.append(f"| engine bookkeeping under one lock (used) vs a global actor: one load, "
+                         f"{r['subscribers']} subscribers, {r['events']} progress events from a loader thread, "
+                         f"median of {r['rounds']} rounds of {r['loads']:,} (lock: {rounds('lock_rounds_us')} µs; "
+                         f"actor: {rounds('actor_rounds_us')} µs) | {r['lock_us_per_load']:.1f} µs | "
+                         f"{r['actor_us_per_load']:.1f} µs (global actor) | {r['actor_over_lock']:.2f}x | – |")
+            lines.append(f"| one progress event to 3 subscribers, from the loader thread, lock vs actor | "
+                         f"{r['lock_ns_per_event']:.0f} ns | {r['actor_ns_per_event']:.0f} ns (global actor) | "
+                         f"{r['event_actor_over_lock']:.2f}x | – |")
         elif r.get("bench") == "disk-cache-hit":
             lines.append(f"| disk-cache hit, 256 px JPEG ({r['bytes']} B) | {r['magpie_ms']:.3f} ms | "
                          f"{r['raw_read_decode_ms']:.3f} ms (read + decode) | {r['ratio']:.2f}x | >= 0.8x |")

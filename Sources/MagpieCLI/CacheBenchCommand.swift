@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Magpie
 
-/// `magpie cache-bench memory|manager|disk|clean|redis [--files N]
+/// `magpie cache-bench memory|manager|engine|disk|clean|redis [--files N]
 /// [--thumbnail FILE] [--redis URL --requests N --concurrency C]`: the
 /// caching micro-benchmarks `make bench` runs, each next to its baseline
 /// measured in the same process (for redis, `redis-benchmark` in the same
@@ -12,13 +12,15 @@ enum CacheBenchCommand {
     let arguments = try ParsedArguments(
       words, valued: ["--files", "--thumbnail", "--redis", "--requests", "--concurrency"])
     guard arguments.positionals.count == 1 else {
-      throw .usage("cache-bench", "expected memory, manager, disk, clean or redis")
+      throw .usage("cache-bench", "expected memory, manager, engine, disk, clean or redis")
     }
     switch arguments.positionals[0] {
     case "memory":
       memoryHits()
     case "manager":
       await managerHits()
+    case "engine":
+      await EngineOwnershipBench.run()
     case "disk":
       guard let path = arguments.value("--thumbnail") else {
         throw .usage("cache-bench", "disk needs --thumbnail FILE")

@@ -23,8 +23,8 @@ extension ImageManager {
       stage.start(driving: { stage in
         QueuedDecode(plan: plan, limiter: decodeLimiter, stage: stage).begin { priority, completion in
           subscribeFetch(
-            for: request, cacheKey: keys.cache, key: fetchKey, priority: priority, observer: .sink(stage, passesData: true),
-            completion: completion)
+            for: request, cacheKey: keys.cache, key: fetchKey, priority: priority,
+            observer: .sink(stage, passesData: true), completion: completion)
         }
       })
     }

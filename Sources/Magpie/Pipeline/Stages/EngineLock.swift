@@ -19,7 +19,7 @@
 /// events. Heavy work (decoding, processing, disk, curl) and every
 /// callback run after it is released, so it is held for microseconds and
 /// never nested; debug builds trap on a nested take instead of hanging.
-enum EngineLock {
+package enum EngineLock {
   nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
     let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     var attributes = pthread_mutexattr_t()
@@ -39,7 +39,7 @@ enum EngineLock {
 
   /// Runs `body` holding the lock. Not reentrant: `body` must not take it
   /// again (use the held forms of ``EngineGuarded``).
-  static func withLock<Result>(_ body: () -> Result) -> Result {
+  package static func withLock<Result>(_ body: () -> Result) -> Result {
     #if DEBUG
       precondition(owner.load(ordering: .relaxed) != threadID, "the engine lock was taken while already held")
     #endif

@@ -43,7 +43,7 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
   var subscriberCountHoldingLock: Int { state.withHeldLock { $0.machine.subscriberCount } }
 
   /// Whether any subscriber wants the bytes so far with each chunk.
-  var wantsData: Bool { state.withLock { $0.machine.subscribers.contains(where: \.wantsData) } }
+  var wantsData: Bool { state.withLock { $0.machine.subscribers.contains { $0.wantsData } } }
 
   /// Joins the stage, with the engine lock held (its table found it in
   /// the same hold); `nil` once it is closed (finished or abandoned).

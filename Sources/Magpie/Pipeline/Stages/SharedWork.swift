@@ -5,12 +5,14 @@
 /// stops when the last subscriber leaves. Each event returns what the
 /// owner must do, so the rules are tested synchronously.
 ///
-/// Both kinds of shared work apply these rules under their lock: a
+/// `package` so that `magpie cache-bench engine` can time these rules
+/// under the lock and under an actor. Both kinds of shared work apply
+/// these rules under the engine lock: a
 /// ``PipelineStage`` (a fetch, a decode) and a ``LoadJob`` (a request's
 /// processed result). `Subscriber` is what the owner keeps per subscriber
 /// (its continuation and observer in a stage, its task and callbacks in a
 /// job; a plain value in tests).
-struct SharedWork<Value, Subscriber> {
+package struct SharedWork<Value, Subscriber> {
   /// What a subscriber's waiting gets.
   enum WaitAction {
     /// The outcome is in: deliver it now.
@@ -48,7 +50,7 @@ struct SharedWork<Value, Subscriber> {
   private(set) var priority: ImageRequest.Priority
 
   /// Work that starts at `priority`.
-  init(priority: ImageRequest.Priority) {
+  package init(priority: ImageRequest.Priority) {
     self.priority = priority
   }
 
@@ -60,12 +62,12 @@ struct SharedWork<Value, Subscriber> {
 
   /// The subscribers an event of the running work reaches (none once it
   /// is closed).
-  var subscribers: [Subscriber] { isClosed ? [] : entries.values.map(\.subscriber) }
+  package var subscribers: [Subscriber] { isClosed ? [] : entries.values.map { $0.subscriber } }
 
   /// Adds `subscriber` at `priority`, waiting for the outcome from now on
   /// when `waiting`; returns its id and, when the work's priority rose,
   /// the new one. `nil` when the work is closed (the caller starts anew).
-  mutating func join(
+  package mutating func join(
     _ subscriber: Subscriber, priority: ImageRequest.Priority, waiting: Bool
   ) -> (id: Int, newPriority: ImageRequest.Priority?)? {
     guard !isClosed else { return nil }
@@ -113,7 +115,7 @@ struct SharedWork<Value, Subscriber> {
 
   /// The work finished: closes it and returns the subscribers to deliver
   /// `result` to. Those not yet waiting get it when they wait.
-  mutating func finish(_ result: Result<Value, MagpieError>) -> [Subscriber] {
+  package mutating func finish(_ result: Result<Value, MagpieError>) -> [Subscriber] {
     guard outcome == nil else { return [] }
     outcome = result
     isClosed = true
@@ -126,7 +128,7 @@ struct SharedWork<Value, Subscriber> {
   }
 
   private mutating func updatePriority() -> ImageRequest.Priority? {
-    guard let highest = entries.values.map(\.priority).max(), highest != priority else { return nil }
+    guard let highest = entries.values.lazy.map({ $0.priority }).max(), highest != priority else { return nil }
     priority = highest
     return highest
   }
