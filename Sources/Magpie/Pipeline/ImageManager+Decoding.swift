@@ -28,8 +28,8 @@ extension ImageManager {
         }
       })
     }
-    job.setUpstream { subscription.setPriority($0) }
-    defer { job.setUpstream(nil) }
+    job.wait(on: .stage(subscription))
+    defer { job.wait(on: nil) }
     return try await subscription.value()
   }
 

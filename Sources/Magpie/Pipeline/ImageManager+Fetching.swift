@@ -60,7 +60,7 @@ extension ImageManager {
     ) { result in
       stage.complete(result.map(Self.fetched))
     }
-    stage.onPriorityChange(startedAt: priority) { download.setPriority($0) }
+    stage.wait(on: .stage(download), startedAt: priority)
     return { download.cancel() }
   }
 

@@ -31,18 +31,21 @@ extension ImageManager {
     let key = keys.job
     let priority = task.priority
     // The lookup and the join are one hold of the engine lock.
-    let (job, id, isNew, raised) = EngineLock.withLock {
-      jobs.withHeldLock { jobs -> (LoadJob, Int, Bool, Bool) in
-        if let existing = jobs[key], let joined = existing.joinHoldingLock(subscriber, priority: priority) {
-          return (existing, joined.id, false, joined.raised)
+    var deferred: [@Sendable () -> Void] = []
+    let (job, id, isNew) = EngineLock.withLock {
+      jobs.withHeldLock { jobs -> (LoadJob, Int, Bool) in
+        if let existing = jobs[key],
+          let id = existing.joinHoldingLock(subscriber, priority: priority, deferred: &deferred)
+        {
+          return (existing, id, false)
         }
         let job = LoadJob(request: request, keys: keys) { [weak self] data, job in self?.decodePartial(data, job: job) }
         jobs[key] = job
         // A new job is open: the join cannot fail.
-        return (job, job.joinHoldingLock(subscriber, priority: priority)?.id ?? 0, true, false)
+        return (job, job.joinHoldingLock(subscriber, priority: priority, deferred: &deferred) ?? 0, true)
       }
     }
-    if raised { job.moveUpstream() }
+    for move in deferred { move() }
     let connected = task.connect(
       onCancel: { [weak self, weak job] in
         guard let self, let job else { return }

@@ -53,8 +53,8 @@ extension ImageManager {
     let key = fetchKey(for: request, keys: job.keys, transfer: transfer, from: sources)
     let subscription = subscribeFetch(
       for: request, cacheKey: job.keys.cache, key: key, priority: job.priority, observer: .sink(job, passesData: false))
-    job.setUpstream { subscription.setPriority($0) }
-    defer { job.setUpstream(nil) }
+    job.wait(on: .stage(subscription))
+    defer { job.wait(on: nil) }
     return try await subscription.value()
   }
 

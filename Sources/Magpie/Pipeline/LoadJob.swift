@@ -23,9 +23,9 @@ final class LoadJob: StageEventSink {
     var progressiveScanner = ProgressiveJPEGScanner()
     var partialScansShown = 0
     var partialDecodeRunning = false
-    /// Moves what the job waits for now (the shared decode stage, or a
-    /// processing slot) to a new priority.
-    var upstream: (@Sendable (ImageRequest.Priority) -> Void)?
+    /// What the job waits in now (the shared decode stage, or a
+    /// processing slot), which follows its priority.
+    var dependency: StageDependency?
   }
 
   /// What the job makes.
@@ -46,29 +46,44 @@ final class LoadJob: StageEventSink {
   }
 
   /// Adds a subscriber at `priority`, with the engine lock held (the job
-  /// table found the job in the same hold); returns its id and whether
-  /// the job's priority rose (the caller then calls ``moveUpstream()``
-  /// once the lock is released), or `nil` when the job already finished
-  /// or was abandoned (the caller then starts a new one).
-  func joinHoldingLock(_ subscriber: Subscriber, priority: ImageRequest.Priority) -> (id: Int, raised: Bool)? {
-    state.withHeldLock { state in
-      state.machine.join(subscriber, priority: priority, waiting: true).map { ($0.id, $0.newPriority != nil) }
+  /// table found the job in the same hold); returns its id, or `nil` when
+  /// the job already finished or was abandoned (the caller then starts a
+  /// new one). A higher priority moves the job's dependency in the same
+  /// hold; a line's move goes into `deferred`.
+  func joinHoldingLock(
+    _ subscriber: Subscriber, priority: ImageRequest.Priority, deferred: inout [@Sendable () -> Void]
+  ) -> Int? {
+    let joined = state.withHeldLock { state in
+      state.machine.join(subscriber, priority: priority, waiting: true).map { ($0, state.dependency) }
     }
+    guard let ((id, raised), dependency) = joined else { return nil }
+    if let raised { dependency?.move(to: raised, holdingEngineLock: &deferred) }
+    return id
   }
 
   /// Removes subscriber `id`; returns it and whether the work must stop
-  /// (nobody is left). A lower priority moves upstream.
+  /// (nobody is left). A lower priority moves the job's dependency.
   func leave(_ id: Int) -> (subscriber: Subscriber?, cancelsWork: Bool) {
-    let (action, upstream) = state.withLock { ($0.machine.leave(id), $0.upstream) }
-    if let lowered = action.newPriority { upstream?(lowered) }
+    var deferred: [@Sendable () -> Void] = []
+    let action = EngineLock.withLock {
+      let (action, dependency) = state.withHeldLock { ($0.machine.leave(id), $0.dependency) }
+      if let lowered = action.newPriority { dependency?.move(to: lowered, holdingEngineLock: &deferred) }
+      return action
+    }
+    for move in deferred { move() }
     return (action.subscriber, action.cancelsWork)
   }
 
   /// Subscriber `id` now wants `priority`; a change of the job's priority
-  /// moves what it waits for.
+  /// moves what it waits in, and on through the stages under it, in one
+  /// hold of the engine lock.
   func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
-    let (changed, upstream) = state.withLock { ($0.machine.setPriority(priority, of: id), $0.upstream) }
-    if let changed { upstream?(changed) }
+    var deferred: [@Sendable () -> Void] = []
+    EngineLock.withLock {
+      let (changed, dependency) = state.withHeldLock { ($0.machine.setPriority(priority, of: id), $0.dependency) }
+      if let changed { dependency?.move(to: changed, holdingEngineLock: &deferred) }
+    }
+    for move in deferred { move() }
   }
 
   /// Records the running work so it can be cancelled.
@@ -79,22 +94,19 @@ final class LoadJob: StageEventSink {
   /// The highest priority among the subscribers.
   var priority: ImageRequest.Priority { state.withLock { $0.machine.priority } }
 
-  /// Records how to move what the job waits for now to a new priority
-  /// (`nil` once it waits for nothing), and applies the job's priority
-  /// now, in case it changed since the wait started (the same priority
-  /// moves nothing).
-  func setUpstream(_ upstream: (@Sendable (ImageRequest.Priority) -> Void)?) {
-    let priority = state.withLock { state in
-      state.upstream = upstream
-      return state.machine.priority
+  /// The job now waits in `dependency` (`nil`: in nothing), which is
+  /// moved to the job's priority now, in case it changed since the wait
+  /// started (the same priority moves nothing).
+  func wait(on dependency: StageDependency?) {
+    var deferred: [@Sendable () -> Void] = []
+    EngineLock.withLock {
+      let priority = state.withHeldLock { state in
+        state.dependency = dependency
+        return state.machine.priority
+      }
+      dependency?.move(to: priority, holdingEngineLock: &deferred)
     }
-    upstream?(priority)
-  }
-
-  /// Moves what the job waits for to the job's priority now.
-  func moveUpstream() {
-    let (priority, upstream) = state.withLock { ($0.machine.priority, $0.upstream) }
-    upstream?(priority)
+    for move in deferred { move() }
   }
 
   /// Runs `work` on `limiter` at the job's priority; while it waits for a
@@ -102,9 +114,9 @@ final class LoadJob: StageEventSink {
   func run<T: Sendable>(
     on limiter: WorkLimiter, _ work: @escaping @Sendable () throws(MagpieError) -> T
   ) async throws(MagpieError) -> T {
-    defer { setUpstream(nil) }
+    defer { wait(on: nil) }
     return try await limiter.run(
-      priority: priority, queued: { ticket in self.setUpstream { limiter.setPriority($0, for: ticket) } }, work)
+      priority: priority, queued: { ticket in self.wait(on: .line { limiter.setPriority($0, for: ticket) }) }, work)
   }
 
   /// Stops the work (its last subscriber left).

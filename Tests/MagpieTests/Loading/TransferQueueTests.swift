@@ -71,12 +71,13 @@ import Testing
   }
 
   @Test func cancellingAWaitForTheTurnGivesThePlaceUp() async throws {
-    let queue = TransferQueue(maximumRunning: 1, order: .fifo)
+    let events = EngineEventLog()
+    let queue = TransferQueue(maximumRunning: 1, order: .fifo, observer: events.observer)
     let holder = TransferQueue.Slot(queue: queue, priority: .normal)
     try await holder.waitForTurn()
     let waiting = TransferQueue.Slot(queue: queue, priority: .normal)
     let task = Task { try await waiting.waitForTurn() }
-    while queue.waitingCount < 1 { await Task.yield() }
+    await events.waitUntil(waiting: 1, in: .download)
     task.cancel()
     let result = await task.result
     #expect((result.failure as? MagpieError)?.code == .cancelled)

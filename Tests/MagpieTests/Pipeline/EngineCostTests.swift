@@ -84,4 +84,39 @@ import Testing
     download.cancel()
     task.cancel()
   }
+
+  /// A task's new priority reaches the download waiting in the line below
+  /// its job, decode and fetch in one hold of the engine lock: the task's
+  /// lock, the engine's, then the slot's and the line's (where the
+  /// transfer moves ahead of one that waited before it): 4. Before the
+  /// engine issue the job's and each stage's lock and closure were passed
+  /// in turn: 7.
+  @Test func aPriorityChangeReachesTheLineInOneEngineHold() async throws {
+    let loader = MockDataLoader()
+    loader.suspend()
+    let events = EngineEventLog()
+    var downloads = ImageDownloader.Configuration(
+      dataLoader: loader, maximumConcurrentDownloads: 1, retryPolicy: .never)
+    downloads.engineObserver = events.observer
+    let manager = ImageManager(
+      configuration: .init(
+        cache: ImageCache(memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false),
+        downloader: ImageDownloader(configuration: downloads)))
+    let urls = (0..<3).map { URL(string: "https://images.example.com/line-\($0).png")! }
+    // The first holds the only slot; the next two wait, the last one lowest.
+    var tasks: [ImageTask] = []
+    for (index, priority) in [ImageRequest.Priority.normal, .normal, .low].enumerated() {
+      var request = ImageRequest(url: urls[index])
+      request.priority = priority
+      tasks.append(manager.imageTask(with: request))
+      if index == 0 { await loader.waitForStarts(1) } else { await events.waitUntil(waiting: index, in: .download) }
+    }
+    let before = LockCounting.count
+    tasks[2].priority = .high
+    let locks = LockCounting.count - before
+    #expect(locks == 4)
+    loader.resume()
+    for task in tasks { _ = try? await task.response }
+    #expect(loader.startedURLs == [urls[0], urls[2], urls[1]].map(\.absoluteString))
+  }
 }

@@ -28,7 +28,7 @@ import Testing
     }
     // Jobs subscribe to their downloads from their own tasks; wait until
     // both are queued.
-    while manager.configuration.downloader.queue.waitingCount < 2 { await Task.yield() }
+    await events.waitUntil(waiting: 2, in: .download)
     late.priority = .veryHigh
     loader.resume()
     await done.wait(for: 3)

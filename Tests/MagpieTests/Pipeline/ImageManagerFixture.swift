@@ -19,6 +19,7 @@ extension ImageManagerFixture {
   var directory: TemporaryDirectory { parts.directory }
   var coder: CountingCoder { parts.coder }
   var registry: CoderRegistry { parts.registry }
+  var events: EngineEventLog { parts.events }
 
   func manager(
     maximumDownloads: Int = 6, writeFailures: WriteFailures? = nil, serializer: (any CacheSerializer)? = nil
@@ -27,9 +28,10 @@ extension ImageManagerFixture {
     let cache = ImageCache(
       memoryCache: .frozen(), diskCache: disk,
       serializer: serializer ?? DefaultCacheSerializer(registry: registry), trimsOnMemoryPressure: false)
-    let downloader = ImageDownloader(
-      configuration: .init(
-        dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never, sleep: { _ in }))
+    var downloads = ImageDownloader.Configuration(
+      dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never, sleep: { _ in })
+    downloads.engineObserver = events.observer
+    let downloader = ImageDownloader(configuration: downloads)
     var onWriteFailure: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
     if let writeFailures {
       onWriteFailure = { error, _ in writeFailures.record(error) }

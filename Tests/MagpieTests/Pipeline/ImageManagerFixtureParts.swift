@@ -7,6 +7,8 @@ struct ImageManagerFixtureParts {
   let directory: TemporaryDirectory
   let coder = CountingCoder()
   let registry: CoderRegistry
+  /// What the fixture's managers and downloaders report.
+  let events = EngineEventLog()
 
   init() throws {
     directory = try TemporaryDirectory()

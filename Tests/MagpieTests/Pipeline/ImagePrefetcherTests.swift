@@ -6,15 +6,17 @@ import Testing
 @Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImagePrefetcherTests {
   let loader = MockDataLoader()
   let directory: TemporaryDirectory
+  let events = EngineEventLog()
 
   init() throws { directory = try TemporaryDirectory() }
 
   private func manager(maximumDownloads: Int = 6) throws -> ImageManager {
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
     let cache = ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false)
-    let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never))
-    return ImageManager(configuration: .init(cache: cache, downloader: downloader))
+    var downloads = ImageDownloader.Configuration(
+      dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never)
+    downloads.engineObserver = events.observer
+    return ImageManager(configuration: .init(cache: cache, downloader: ImageDownloader(configuration: downloads)))
   }
 
   private func url(_ index: Int) -> URL { URL(string: "https://images.example.com/\(index).png")! }
@@ -70,7 +72,7 @@ import Testing
     await loader.waitForStarts(1)
     let done = AsyncCounter()
     manager.loadImage(with: ImageRequest(url: url(99)), callbackQueue: .immediate) { _ in done.increment() }
-    while manager.configuration.downloader.queue.waitingCount < 3 { await Task.yield() }
+    await events.waitUntil(waiting: 3, in: .download)
     loader.resume()
     await done.wait(for: 1)
     _ = await prefetcher.prefetch([])

@@ -10,7 +10,7 @@ extension ImageDownloader {
   func slot(for stage: PipelineStage<Response>) -> TransferQueue.Slot {
     let priority = stage.priority
     let slot = TransferQueue.Slot(queue: queue, priority: priority)
-    stage.onPriorityChange(startedAt: priority) { slot.setPriority($0) }
+    stage.wait(on: .line { slot.setPriority($0) }, startedAt: priority)
     return slot
   }
 

@@ -29,7 +29,8 @@ public final class ImageDownloader: Sendable {
   public init(configuration: Configuration) {
     self.configuration = configuration
     let order: WorkQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
-    queue = TransferQueue(maximumRunning: configuration.maximumConcurrentDownloads, order: order)
+    queue = TransferQueue(
+      maximumRunning: configuration.maximumConcurrentDownloads, order: order, observer: configuration.engineObserver)
     transfers = StageTable(kind: .download, observer: configuration.engineObserver)
   }
 

@@ -22,10 +22,14 @@ final class TransferQueue: Sendable {
   }
 
   private let state: Lock<State>
+  /// Told how many wait each time a transfer joins the line.
+  private let observer: (@Sendable (EngineEvent) -> Void)?
 
-  /// A line running at most `maximumRunning` transfers at once.
-  init(maximumRunning: Int, order: WorkQueue.Order) {
+  /// A line running at most `maximumRunning` transfers at once, reporting
+  /// to `observer`.
+  init(maximumRunning: Int, order: WorkQueue.Order, observer: (@Sendable (EngineEvent) -> Void)? = nil) {
     state = Lock(State(queue: WorkQueue(maximumRunning: max(1, maximumRunning), order: order)))
+    self.observer = observer
   }
 
   /// Transfers allowed at once.
@@ -45,12 +49,13 @@ final class TransferQueue: Sendable {
   /// Adds a transfer at `priority`; `start` runs when it gets a slot (at
   /// once, on this thread, when one is free). Returns its id.
   func enqueue(priority: ImageRequest.Priority, start: @escaping Start) -> Int {
-    let (id, started) = state.withLock { state -> (Int, [(Int, Start)]) in
+    let (id, started, waiting) = state.withLock { state -> (Int, [(Int, Start)], Int) in
       let id = state.nextID
       state.nextID += 1
       state.starts[id] = start
-      return (id, state.take(state.queue.enqueue(id, priority: priority)))
+      return (id, state.take(state.queue.enqueue(id, priority: priority)), state.queue.waitingCount)
     }
+    observer?(.queued(.download, waiting: waiting))
     run(started)
     return id
   }

@@ -20,9 +20,10 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
     var machine: SharedWork<Value, Member>
     /// Stops the work (cancels its task, or its callbacks' transfer).
     var cancelWork: (@Sendable () -> Void)?
-    /// Moves the stage's queued work (a download, a decode slot) to a new
-    /// priority; set by the work for the step it waits in.
-    var reprioritize: (@Sendable (ImageRequest.Priority) -> Void)?
+    /// What the work waits in now (the stage under it, a place in a
+    /// line), which follows the stage's priority; set by the work for the
+    /// step it waits in.
+    var dependency: StageDependency?
     /// Drops the stage from its table once it takes no more subscribers.
     var closed: (@Sendable () -> Void)?
   }
@@ -49,20 +50,23 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
   /// the same hold); `nil` once it is closed (finished or abandoned).
   /// `observer` gets the stage's events until the subscriber leaves;
   /// `completion`, when given, gets the outcome (or the cancellation when
-  /// the subscriber leaves) without a task waiting for it. `raise`, when
-  /// set, moves the stage's queued work to the higher priority this join
-  /// brought: the caller runs it once the lock is released.
+  /// the subscriber leaves) without a task waiting for it. A higher
+  /// priority this join brings moves the stage's dependency in the same
+  /// hold; a line's move goes into `deferred`, for the caller to run once
+  /// the lock is released.
   func joinHoldingLock(
-    priority: ImageRequest.Priority, observer: StageObserver?, wantsData: Bool, completion: Completion?
-  ) -> (subscription: StageSubscription<Value>, raise: (@Sendable () -> Void)?)? {
-    state.withHeldLock { shared in
+    priority: ImageRequest.Priority, observer: StageObserver?, wantsData: Bool, completion: Completion?,
+    deferred: inout [@Sendable () -> Void]
+  ) -> StageSubscription<Value>? {
+    let joined = state.withHeldLock { shared -> (Int, ImageRequest.Priority?, StageDependency?)? in
       let member = Member(observer: observer, completion: completion, wantsData: wantsData)
       guard let (id, raised) = shared.machine.join(member, priority: priority, waiting: completion != nil)
       else { return nil }
-      var raise: (@Sendable () -> Void)?
-      if let raised, let handler = shared.reprioritize { raise = { handler(raised) } }
-      return (StageSubscription(stage: self, id: id), raise)
+      return (id, raised, shared.dependency)
     }
+    guard let (id, raised, dependency) = joined else { return nil }
+    if let raised { dependency?.move(to: raised, holdingEngineLock: &deferred) }
+    return StageSubscription(stage: self, id: id)
   }
 
   /// Sets, with the engine lock held, what runs once the stage takes no
@@ -96,7 +100,7 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
   /// when they wait. Only the first call counts.
   func complete(_ result: Result<Value, MagpieError>) {
     let (members, closed) = state.withLock { shared -> ([Member], (@Sendable () -> Void)?) in
-      shared.reprioritize = nil
+      shared.dependency = nil
       shared.cancelWork = nil
       defer { shared.closed = nil }
       return (shared.machine.finish(result), shared.closed)
@@ -116,14 +120,19 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
     if abandoned { cancel() }
   }
 
-  /// Installs how to move the work's current wait to a new priority;
-  /// applies it at once if the priority changed since `startedAt`.
-  func onPriorityChange(startedAt: ImageRequest.Priority, _ handler: (@Sendable (ImageRequest.Priority) -> Void)?) {
-    let current = state.withLock { shared -> ImageRequest.Priority in
-      shared.reprioritize = handler
-      return shared.machine.priority
+  /// The work now waits in `dependency` (`nil`: in nothing), which it
+  /// joined at `startedAt`; moves it at once if the stage's priority
+  /// changed since.
+  func wait(on dependency: StageDependency?, startedAt: ImageRequest.Priority) {
+    var deferred: [@Sendable () -> Void] = []
+    EngineLock.withLock {
+      let current = state.withHeldLock { shared -> ImageRequest.Priority in
+        shared.dependency = dependency
+        return shared.machine.priority
+      }
+      if current != startedAt { dependency?.move(to: current, holdingEngineLock: &deferred) }
     }
-    if current != startedAt { handler?(current) }
+    for move in deferred { move() }
   }
 
   /// Passes `event` to every subscriber's observer: through every stage
@@ -156,31 +165,43 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
 
   func leave(_ id: Int) {
     typealias Left = (
-      SharedWork<Value, Member>.LeaveAction, (@Sendable () -> Void)?, (@Sendable (ImageRequest.Priority) -> Void)?,
-      (@Sendable () -> Void)?
+      SharedWork<Value, Member>.LeaveAction, (@Sendable () -> Void)?, StageDependency?, (@Sendable () -> Void)?
     )
-    let (action, work, handler, closed) = state.withLock { shared -> Left in
-      let action = shared.machine.leave(id)
-      guard action.cancelsWork else { return (action, nil, shared.reprioritize, nil) }
-      defer { shared.closed = nil }
-      return (action, shared.cancelWork, nil, shared.closed)
+    var deferred: [@Sendable () -> Void] = []
+    let (action, work, closed) = EngineLock.withLock {
+      let (action, work, dependency, closed) = state.withHeldLock { shared -> Left in
+        let action = shared.machine.leave(id)
+        guard action.cancelsWork else { return (action, nil, shared.dependency, nil) }
+        defer { shared.closed = nil }
+        return (action, shared.cancelWork, nil, shared.closed)
+      }
+      if let lowered = action.newPriority { dependency?.move(to: lowered, holdingEngineLock: &deferred) }
+      return (action, work, closed)
     }
+    for move in deferred { move() }
     if action.cancelsWork {
       closed?()
       work?()
-    } else if let lowered = action.newPriority {
-      handler?(lowered)
     }
     let cancelled: Result<Value, MagpieError> = .failure(Self.cancellation)
     action.subscriber?.completion?(cancelled)
   }
 
   func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
-    let (changed, handler) = state.withLock {
-      shared -> (ImageRequest.Priority?, (@Sendable (ImageRequest.Priority) -> Void)?) in
-      (shared.machine.setPriority(priority, of: id), shared.reprioritize)
+    var deferred: [@Sendable () -> Void] = []
+    EngineLock.withLock { setPriority(priority, of: id, holdingEngineLock: &deferred) }
+    for move in deferred { move() }
+  }
+
+  /// Subscriber `id` now wants `priority`, with the engine lock held: a
+  /// change of the stage's priority moves its dependency in the same hold.
+  func setPriority(
+    _ priority: ImageRequest.Priority, of id: Int, holdingEngineLock deferred: inout [@Sendable () -> Void]
+  ) {
+    let (changed, dependency) = state.withHeldLock { shared in
+      (shared.machine.setPriority(priority, of: id), shared.dependency)
     }
-    if let changed { handler?(changed) }
+    if let changed { dependency?.move(to: changed, holdingEngineLock: &deferred) }
   }
 
   static var cancellation: MagpieError { MagpieError(.cancelled, "every task waiting for this work was cancelled") }
@@ -192,8 +213,8 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
   func awaiting<Dependency: Sendable>(
     _ dependency: StageSubscription<Dependency>, subscribedAt: ImageRequest.Priority
   ) async throws(MagpieError) -> Dependency {
-    onPriorityChange(startedAt: subscribedAt) { dependency.setPriority($0) }
-    defer { onPriorityChange(startedAt: priority, nil) }
+    wait(on: .stage(dependency), startedAt: subscribedAt)
+    defer { wait(on: nil, startedAt: subscribedAt) }
     return try await dependency.value()
   }
 }

@@ -27,7 +27,7 @@ final class QueuedDecode: Sendable {
     let stage = stage
     let priority = stage.priority
     let fetch = subscribe(priority) { [self] result in fetched(result) }
-    stage.onPriorityChange(startedAt: priority) { fetch.setPriority($0) }
+    stage.wait(on: .stage(fetch), startedAt: priority)
     step.keep { fetch.cancel() }
     return { [step] in step.cancel() }
   }
@@ -50,7 +50,7 @@ final class QueuedDecode: Sendable {
       stage.complete(result.map { DecodedImage(image: $0, fetched: fetched, decodeTime: clock.now - start) })
     }
     let limiter = limiter
-    stage.onPriorityChange(startedAt: priority) { limiter.setPriority($0, for: ticket) }
+    stage.wait(on: .line { limiter.setPriority($0, for: ticket) }, startedAt: priority)
     step.keep { limiter.withdraw(ticket) }
   }
 }

@@ -1,7 +1,7 @@
 /// One subscriber's place in a ``PipelineStage``: wait for the outcome
 /// (cancelling the waiting task leaves the stage), or change the priority
 /// this subscriber wants.
-struct StageSubscription<Value: Sendable>: Sendable {
+struct StageSubscription<Value: Sendable>: PriorityLink {
   let stage: PipelineStage<Value>
   let id: Int
 
@@ -20,6 +20,10 @@ struct StageSubscription<Value: Sendable>: Sendable {
   /// Asks for the stage's work at `priority` on this subscriber's behalf.
   func setPriority(_ priority: ImageRequest.Priority) {
     stage.setPriority(priority, of: id)
+  }
+
+  func setPriority(_ priority: ImageRequest.Priority, holdingEngineLock deferred: inout [@Sendable () -> Void]) {
+    stage.setPriority(priority, of: id, holdingEngineLock: &deferred)
   }
 
   /// Leaves the stage now (a subscriber with a completion gets the

@@ -44,19 +44,21 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   ) -> StageSubscription<Value> {
     // The lookup and the join are one hold of the engine lock: nobody
     // closes the stage between them.
-    typealias Joined = (subscription: StageSubscription<Value>, raise: (@Sendable () -> Void)?)
+    var deferred: [@Sendable () -> Void] = []
     let (joined, created, total) = EngineLock.withLock {
-      state.withHeldLock { state -> (Joined, PipelineStage<Value>?, Int) in
+      state.withHeldLock { state -> (StageSubscription<Value>, PipelineStage<Value>?, Int) in
         if let existing = state.stages[key],
           let joined = existing.joinHoldingLock(
-            priority: priority, observer: observer, wantsData: wantsData, completion: completion)
+            priority: priority, observer: observer, wantsData: wantsData, completion: completion,
+            deferred: &deferred)
         {
           return (joined, nil, engineObserver == nil ? 0 : Self.subscriberCount(state))
         }
         let stage = PipelineStage<Value>(priority: priority)
         // A new stage is open: the join cannot fail.
         let joined = stage.joinHoldingLock(
-          priority: priority, observer: observer, wantsData: wantsData, completion: completion)!
+          priority: priority, observer: observer, wantsData: wantsData, completion: completion,
+          deferred: &deferred)!
         state.stages[key] = stage
         stage.onCloseHoldingLock { [weak self, weak stage] in
           guard let self, let stage else { return }
@@ -65,11 +67,11 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return (joined, stage, engineObserver == nil ? 0 : Self.subscriberCount(state))
       }
     }
-    joined.raise?()
+    for move in deferred { move() }
     // Outside the lock: work that ends at once drops its stage from here.
     if let created { starting(created) }
     engineObserver?(.subscribed(kind, subscribers: total))
-    return joined.subscription
+    return joined
   }
 
   /// How many stages are running.
