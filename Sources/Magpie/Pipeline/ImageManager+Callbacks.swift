@@ -12,7 +12,8 @@ extension ImageManager {
     completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask {
     let task = makeTask(request)
-    if let hit = memoryHit(for: request) {
+    let memory = memoryLookup(for: request)
+    if let hit = memory.hit {
       guard let result = task.finish(with: .success(hit)) else { return task }
       // Called directly when immediate: no closure to allocate on the hot path.
       if case .immediate = callbackQueue { completion(result) } else { callbackQueue.run { completion(result) } }
@@ -29,7 +30,9 @@ extension ImageManager {
     let completionOnQueue: @Sendable (Result<ImageResult, MagpieError>) -> Void = { result in
       callbackQueue.run { completion(result) }
     }
-    start(task, progress: progressOnQueue, partialImage: partialOnQueue, completion: completionOnQueue)
+    start(
+      task, cacheKey: memory.key, progress: progressOnQueue, partialImage: partialOnQueue,
+      completion: completionOnQueue)
     return task
   }
 

@@ -9,15 +9,16 @@ import Foundation
 /// joins the shared decode and fetch stages; its outcome reaches every
 /// task still subscribed, and the failed-source memory.
 extension ImageManager {
-  /// Joins or starts the job for `task`'s request.
+  /// Joins or starts the job for `task`'s request, whose cache key the
+  /// memory check built.
   func start(
-    _ task: ImageTask, progress: (@Sendable (ImageTask.Progress) -> Void)?,
+    _ task: ImageTask, cacheKey: ImageCacheKey, progress: (@Sendable (ImageTask.Progress) -> Void)?,
     partialImage: (@Sendable (Image) -> Void)?,
     completion: (@Sendable (Result<ImageResult, MagpieError>) -> Void)?
   ) {
     let request = task.request
     // Built once: the job, its stages and its store use them.
-    let keys = LoadKeys(request, filter: configuration.cacheKeyFilter)
+    let keys = LoadKeys(request, cache: cacheKey)
     if request.options.contains(.retryFailed) {
       failedSources.forget(keys.source)
     } else if let failure = failedSources.failure(of: keys.source) {

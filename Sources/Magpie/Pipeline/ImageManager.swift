@@ -73,12 +73,13 @@ public final class ImageManager: Sendable {
   /// ``MagpieError/Code/cancelled``. Work it shares with other loads stops
   /// only when every load that needs it is cancelled.
   public func imageTask(with request: ImageRequest) -> ImageTask {
-    if let hit = memoryHit(for: request) {
+    let memory = memoryLookup(for: request)
+    if let hit = memory.hit {
       let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
       return ImageTask(id: id, request: request, finished: .success(hit))
     }
     let task = makeTask(request)
-    start(task, progress: nil, partialImage: nil, completion: nil)
+    start(task, cacheKey: memory.key, progress: nil, partialImage: nil, completion: nil)
     return task
   }
 
@@ -91,9 +92,10 @@ public final class ImageManager: Sendable {
   ) async throws(MagpieError) -> ImageResult {
     // A memory hit is a task that finished at once: its result, without
     // the task.
-    if let hit = memoryHit(for: request) { return hit }
+    let memory = memoryLookup(for: request)
+    if let hit = memory.hit { return hit }
     let task = makeTask(request)
-    start(task, progress: progress, partialImage: partialImage, completion: nil)
+    start(task, cacheKey: memory.key, progress: progress, partialImage: partialImage, completion: nil)
     return try await task.response
   }
 
@@ -129,11 +131,19 @@ public final class ImageManager: Sendable {
   }
 
   func memoryHit(for request: ImageRequest) -> ImageResult? {
-    let options = request.options
-    guard !options.contains(.forceRefresh), !options.contains(.refreshCached) else { return nil }
+    memoryLookup(for: request).hit
+  }
+
+  /// The memory cache's answer for `request`, and the cache key it was
+  /// asked with: built once, a miss's load goes on with it.
+  func memoryLookup(for request: ImageRequest) -> (hit: ImageResult?, key: ImageCacheKey) {
     let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
-    guard let image = configuration.cache.memoryCache.value(forKey: key.stringValue) else { return nil }
-    return ImageResult(image: image, cacheType: .memory, request: request, data: nil, metrics: ImageTaskMetrics())
+    let options = request.options
+    guard !options.contains(.forceRefresh), !options.contains(.refreshCached),
+      let image = configuration.cache.memoryCache.value(forKey: key.stringValue)
+    else { return (nil, key) }
+    let hit = ImageResult(image: image, cacheType: .memory, request: request, data: nil, metrics: ImageTaskMetrics())
+    return (hit, key)
   }
 
   /// Failures that will not go away by asking again (see

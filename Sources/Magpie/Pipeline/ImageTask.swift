@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One image load in flight: await its ``response`` or ``image``, read
 /// its ``events`` or ``progress``, change its ``priority``, ``cancel()`` it.
 /// Made by ``ImageManager/imageTask(with:)``, the front door; the
@@ -50,6 +52,10 @@ public final class ImageTask: Sendable, Hashable {
   /// The request being loaded.
   public let request: ImageRequest
   private let state: Lock<State>
+  /// ``events`` streams not yet ended, counted without the lock: a stream
+  /// that ends tells this at once, so ``wantsPartialImages`` turns false
+  /// when the last reader leaves rather than at the next event.
+  private let openListeners = Atomic<Int>(0)
 
   init(id: Int, request: ImageRequest) {
     self.id = id
@@ -160,7 +166,7 @@ public final class ImageTask: Sendable, Hashable {
 
   /// Whether an ``events`` listener wants partial images (so the job
   /// decodes them even without a partial-image callback).
-  var wantsPartialImages: Bool { state.withLock { !$0.listeners.isEmpty } }
+  var wantsPartialImages: Bool { openListeners.load(ordering: .relaxed) > 0 }
 
   /// Finishes the task with `result`, or with a cancellation error if it
   /// was cancelled, and returns what its completion should get; nil when
@@ -201,6 +207,8 @@ public final class ImageTask: Sendable, Hashable {
   /// Registers `continuation` for events, or, once finished, sends it the
   /// outcome and ends it.
   func addListener(_ continuation: AsyncStream<Event>.Continuation) {
+    openListeners.add(1, ordering: .relaxed)
+    continuation.onTermination = { [weak self] _ in self?.openListeners.subtract(1, ordering: .relaxed) }
     let finished = state.withLock { state -> Result<ImageResult, MagpieError>? in
       if let result = state.result { return result }
       state.listeners[state.nextListener] = continuation
@@ -215,7 +223,8 @@ public final class ImageTask: Sendable, Hashable {
     // No termination handler takes the lock to drop the listener: a
     // cancelled reader runs it while holding its task's own lock, which
     // the yield under this lock may need (a lock-order inversion); the
-    // next yield drops a stream that ended instead.
+    // next yield drops a stream that ended instead. The handler only
+    // counts the stream out, atomically.
   }
 
   /// Waits for the outcome (at once when finished).

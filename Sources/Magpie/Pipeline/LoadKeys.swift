@@ -10,10 +10,10 @@ struct LoadKeys: Sendable {
   /// The job table's key.
   let job: JobKey
 
-  /// The keys of `request`, its URLs through `filter` (the manager's
-  /// default, unless the request names its own).
-  init(_ request: ImageRequest, filter: CacheKeyFilter) {
-    cache = request.cacheKey(defaultFilter: filter)
+  /// The keys of `request`, whose cache key is `cache` (built by the
+  /// memory check before the load starts).
+  init(_ request: ImageRequest, cache: ImageCacheKey) {
+    self.cache = cache
     source = cache.source
     if case .network(let urlRequest) = request.source {
       transfer = TransferKey(urlRequest)

@@ -218,4 +218,25 @@ import Testing
     }
     await done.wait(for: 2)
   }
+
+  /// A reader that stops reading no longer asks for partial images: the
+  /// task stops wanting them when its last events stream ends, not at its
+  /// next event (before, a dropped stream counted until then, and the job
+  /// kept decoding previews nobody read).
+  @Test func theLastEventsReaderLeavingEndsTheWishForPartialImages() async throws {
+    loader.suspend()
+    let task = manager().imageTask(with: ImageRequest(url: url("reader.png")))
+    await loader.waitForStarts(1)
+    #expect(!task.wantsPartialImages)
+    let first = task.events
+    let second = task.events
+    #expect(task.wantsPartialImages)
+    let reader = Task { for await _ in first {} }
+    reader.cancel()
+    await reader.value
+    #expect(task.wantsPartialImages)
+    _ = consume second
+    #expect(!task.wantsPartialImages)
+    task.cancel()
+  }
 }
