@@ -14,40 +14,6 @@ extension ImageDownloader {
     return slot
   }
 
-  /// A place in the line, joined now.
-  func joinLine(_ stage: PipelineStage<Response>) -> TransferQueue.Slot {
-    let slot = slot(for: stage)
-    slot.enqueue()
-    return slot
-  }
-
-  /// The download stage's work on a task, for a loader that does not start
-  /// queued transfers itself (or when a subscriber wants partial data):
-  /// attempts until one succeeds or the retry policy gives up.
-  func run(
-    _ request: URLRequest, first: TransferQueue.Slot, stage: PipelineStage<Response>
-  ) async throws(MagpieError) -> Response {
-    let begun = clock.now
-    var slot = first
-    var number = 1
-    while true {
-      do throws(MagpieError) {
-        let (data, response) = try await transfer(request, slot: slot, stage: stage)
-        return finishedResponse(data, response, attempts: number, queueWait: first.queueWait, begun: begun)
-      } catch {
-        if Task.isCancelled { throw MagpieError(.cancelled, "the download was cancelled") }
-        guard let wait = configuration.retryPolicy.delay(afterAttempt: number, error: error) else { throw error }
-        do {
-          try await configuration.sleep(wait)
-        } catch {
-          throw MagpieError(.cancelled, "the download was cancelled while waiting to retry")
-        }
-        number += 1
-        slot = joinLine(stage)
-      }
-    }
-  }
-
   /// A finished transfer's response, with the time and attempts it took.
   func finishedResponse(
     _ data: Data, _ response: HTTPURLResponse, attempts: Int, queueWait: Duration, begun: ContinuousClock.Instant
@@ -57,14 +23,20 @@ extension ImageDownloader {
     return Response(data: data, response: response, metrics: metrics)
   }
 
-  /// One attempt on the stage's task: the response and the whole body,
-  /// with progress (and the bytes so far, when a subscriber wants them)
-  /// to every subscriber.
-  private func transfer(
+  /// One attempt on a task of its own, for a loader that does not start
+  /// queued transfers itself (or when a subscriber wants partial data):
+  /// waits for the slot, then the response and the whole body, with
+  /// progress (and the bytes so far, when a subscriber wants them) to
+  /// every subscriber. Cancelling the task ends it.
+  func transfer(
     _ request: URLRequest, slot: TransferQueue.Slot, stage: PipelineStage<Response>
-  ) async throws(MagpieError) -> (Data, HTTPURLResponse) {
+  ) async -> Result<(Data, HTTPURLResponse), MagpieError> {
     defer { slot.release() }
-    try await slot.waitForTurn()
+    do throws(MagpieError) {
+      try await slot.waitForTurn()
+    } catch {
+      return .failure(error)
+    }
     // Cancelled: the slot goes to the next transfer now, not when the
     // loader has wound down.
     let result = await withTaskCancellationHandler { () async -> Result<(Data, HTTPURLResponse), MagpieError> in
@@ -87,6 +59,6 @@ extension ImageDownloader {
     } onCancel: {
       slot.release()
     }
-    return try result.get()
+    return result
   }
 }

@@ -63,14 +63,10 @@ public final class ImageDownloader: Sendable {
       key: key ?? TransferKey(request), priority: priority, observer: observer, wantsData: wantsData,
       completion: completion
     ) { [self] stage in
-      if !wantsData, let loader = configuration.dataLoader as? any QueueingDataLoader {
-        // The loader's thread starts it and reports its end: no task.
-        stage.start(driving: { QueuedDownload(request, loader: loader, downloader: self, stage: $0).begin() })
-      } else {
-        let slot = joinLine(stage)
-        stage.start { [self] stage throws(MagpieError) in try await run(request, first: slot, stage: stage) }
-        configuration.engineObserver?(.taskMade(.stage(.download)))
-      }
+      // Over a loader that starts queued transfers itself, its thread
+      // starts each attempt and reports its end: no task.
+      let loader = wantsData ? nil : configuration.dataLoader as? any QueueingDataLoader
+      stage.start(driving: { QueuedDownload(request, queueingLoader: loader, downloader: self, stage: $0).begin() })
     }
   }
 

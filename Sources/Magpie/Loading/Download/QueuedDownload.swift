@@ -4,11 +4,14 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The download stage's work over a ``QueueingDataLoader``, driven by the
-/// loader's callbacks instead of a task: each attempt joins the line, the
-/// loader's thread starts it when a slot frees and reports its end, and
-/// the stage's outcome goes to its subscribers from there. Only a retry's
-/// wait runs on a task.
+/// The download stage's work: its attempts, each with a place in the line,
+/// and the one retry rule between them. Over a ``QueueingDataLoader`` an
+/// attempt is driven by the loader's callbacks, not a task: the loader's
+/// thread starts it when a slot frees and reports its end, and the
+/// stage's outcome goes to its subscribers from there. Any other loader
+/// (URLSession, a user's own), or a subscriber that wants the bytes so
+/// far, runs each attempt on a task of its own that waits for the slot.
+/// A retry's wait runs on a task.
 final class QueuedDownload: Sendable {
   private struct State {
     var attempts = 0
@@ -16,7 +19,9 @@ final class QueuedDownload: Sendable {
   }
 
   private let request: URLRequest
-  private let loader: any QueueingDataLoader
+  /// The loader that starts queued transfers itself, when it does and no
+  /// subscriber wants partial bytes.
+  private let queueingLoader: (any QueueingDataLoader)?
   private let downloader: ImageDownloader
   private let stage: PipelineStage<ImageDownloader.Response>
   private let begun = ContinuousClock.now
@@ -24,16 +29,17 @@ final class QueuedDownload: Sendable {
   private let step = StageStep()
 
   init(
-    _ request: URLRequest, loader: any QueueingDataLoader, downloader: ImageDownloader,
+    _ request: URLRequest, queueingLoader: (any QueueingDataLoader)?, downloader: ImageDownloader,
     stage: PipelineStage<ImageDownloader.Response>
   ) {
     self.request = request
-    self.loader = loader
+    self.queueingLoader = queueingLoader
     self.downloader = downloader
     self.stage = stage
   }
 
-  /// Starts the first attempt; returns how to stop the download.
+  /// Starts the first attempt (joining the line now, on this thread, in
+  /// the order of the calls); returns how to stop the download.
   func begin() -> @Sendable () -> Void {
     attempt()
     return { [step] in step.cancel() }
@@ -42,11 +48,19 @@ final class QueuedDownload: Sendable {
   private func attempt() {
     let slot = downloader.slot(for: stage)
     let stage = stage
-    let cancel = loader.enqueueLoad(
-      of: request, in: slot,
-      progress: { received, expected in stage.send(.progress(received: received, expected: expected)) },
-      completion: { [self] result in finished(result, slot: slot) })
-    step.keep(cancel)
+    if let loader = queueingLoader {
+      let cancel = loader.enqueueLoad(
+        of: request, in: slot,
+        progress: { received, expected in stage.send(.progress(received: received, expected: expected)) },
+        completion: { [self] result in finished(result, slot: slot) })
+      return step.keep(cancel)
+    }
+    slot.enqueue()
+    let task = Task { [self, downloader, request] in
+      finished(await downloader.transfer(request, slot: slot, stage: stage), slot: slot)
+    }
+    step.keep { task.cancel() }
+    downloader.configuration.engineObserver?(.taskMade(.stage(.download)))
   }
 
   private func finished(_ result: Result<(Data, HTTPURLResponse), MagpieError>, slot: TransferQueue.Slot) {
