@@ -7,8 +7,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The downloader over libcurl at a real origin: the libcurl thread takes
-/// each next transfer from the downloader's line itself, and still in the
+/// The downloader over libcurl and over URLSession at a real origin: the
+/// loader's thread (libcurl's, the session's delegate queue) takes each
+/// next transfer from the downloader's line itself, and still in the
 /// line's order.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ImageDownloaderOriginTests {
   let directory: TemporaryDirectory
@@ -24,15 +25,19 @@ import Testing
   /// cannot depend on how fast the origin answers. (With the first one at
   /// nginx, a slow test thread under the thread sanitizer once saw it end
   /// before the priority change, and the line ran in another order.)
-  @Test(arguments: [ImageDownloader.ExecutionOrder.fifo, .lifo])
-  func theLibcurlThreadStartsQueuedTransfersInTheLinesOrder(order: ImageDownloader.ExecutionOrder) async throws {
+  @Test(arguments: [ImageDownloader.ExecutionOrder.fifo, .lifo], [false, true])
+  func theLoadersThreadStartsQueuedTransfersInTheLinesOrder(
+    order: ImageDownloader.ExecutionOrder, urlSession: Bool
+  ) async throws {
     let origin = try NginxOrigin(serving: root)
     defer { origin.stop() }
     let holder = try FaultOrigin()
     defer { holder.stop() }
     holder.route("/held", .stall)
+    let loader: any DataLoading = urlSession ? URLSessionDataLoader() : CurlDataLoader()
+    #expect(loader is any QueueingDataLoader)
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: CurlDataLoader(), maximumConcurrentDownloads: 1, executionOrder: order))
+      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: 1, executionOrder: order))
     let done = AsyncCounter()
     let failures = Lock<[Int: MagpieError]>([:])
     let uris = (0..<6).map { "/cutout-01.png?\($0)" }

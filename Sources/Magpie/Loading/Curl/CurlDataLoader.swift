@@ -95,12 +95,12 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
     of request: URLRequest, in slot: TransferQueue.Slot, progress: @escaping @Sendable (Int64, Int64?) -> Void,
     completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), MagpieError>) -> Void
   ) -> @Sendable () -> Void {
-    let body = CurlBodySink(progress: progress)
+    let body = BodySink(progress: progress)
     let handle = Lock<CurlLoad?>(nil)
     let transfer = CurlTransfer(
       configuration: configuration,
       output: .sink(
-        events: { body.take($0) },
+        events: { events in for event in events { body.take(event.dataLoadingEvent) } },
         end: { error in
           // Taken out: the load holds this closure through its transfer.
           handle.withLock { handle in

@@ -62,9 +62,9 @@ import Foundation
 public final class URLSessionDataLoader: DataLoading {
   /// The settings every load uses.
   public let configuration: DataLoaderConfiguration
-  private let session: URLSession
-  private let delegate: URLSessionLoaderDelegate
-  private let control = DispatchQueue(label: "magpie.urlsession-loader.control")
+  let session: URLSession
+  let delegate: URLSessionLoaderDelegate
+  let control = DispatchQueue(label: "magpie.urlsession-loader.control")
 
   /// A loader with `configuration`, on a session made from
   /// `sessionConfiguration` (copied; its cache is turned off).
@@ -104,11 +104,17 @@ public final class URLSessionDataLoader: DataLoading {
   public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: DataLoadingEvent.self)
     let transfer = URLSessionTransfer(
-      request: request, configuration: configuration, continuation: continuation, registry: delegate,
-      control: control)
+      request: request, configuration: configuration, output: URLSessionLoadOutput(stream: continuation),
+      registry: delegate, control: control)
     continuation.onTermination = { termination in
       if case .cancelled = termination { transfer.cancel() }
     }
+    begin(transfer, request)
+    return stream
+  }
+
+  /// Prepares `request` (its modifiers) and sends it through `transfer`.
+  func begin(_ transfer: URLSessionTransfer, _ request: URLRequest) {
     if let prepared = RequestPreparation.prepareSynchronously(request, configuration: configuration) {
       transfer.start(prepared, session: session)
     } else {
@@ -120,6 +126,5 @@ public final class URLSessionDataLoader: DataLoading {
           transfer.start(prepared, session: session)
         })
     }
-    return stream
   }
 }

@@ -12,13 +12,13 @@ extension URLSessionTransfer {
       end(MagpieError(.invalidResponse, "the answer was not an HTTP response"), cancellingTask: true)
       return
     }
-    let outcome = state.withLock { (state: inout State) -> Result<Continuation, MagpieError>? in
-      guard let continuation = state.continuation else { return nil }
+    let outcome = state.withLock { (state: inout State) -> Result<Output, MagpieError>? in
+      guard let output = state.output else { return nil }
       state.deadline.touch()
       do throws(MagpieError) {
         try ResponseHeadParser.check(response, maximumHeaderSize: configuration.maximumHeaderSize)
         try state.validator.accept(ResponseHead(response))
-        return .success(continuation)
+        return .success(output)
       } catch {
         return .failure(error)
       }
@@ -28,17 +28,17 @@ extension URLSessionTransfer {
 
   func didReceive(_ data: Data) {
     let outcome = state.withLock {
-      (state: inout State) -> Result<(Continuation, DataLoadingEvent?), MagpieError>? in
-      guard let continuation = state.continuation else { return nil }
+      (state: inout State) -> Result<(Output, DataLoadingEvent?), MagpieError>? in
+      guard let output = state.output else { return nil }
       state.deadline.touch()
       do throws(MagpieError) {
-        return .success((continuation, try state.validator.accept(data)))
+        return .success((output, try state.validator.accept(data)))
       } catch {
         return .failure(error)
       }
     }
     switch outcome {
-    case .success(let (continuation, event?))?: continuation.yield(event)
+    case .success(let (output, event?))?: output.yield(event)
     case .failure(let error)?: end(error, cancellingTask: true)
     default: break
     }
@@ -61,17 +61,17 @@ extension URLSessionTransfer {
       return
     }
     let outcome = state.withLock {
-      (state: inout State) -> Result<(Continuation, DataLoadingEvent?), MagpieError>? in
-      guard let continuation = state.continuation else { return nil }
+      (state: inout State) -> Result<(Output, DataLoadingEvent?), MagpieError>? in
+      guard let output = state.output else { return nil }
       do throws(MagpieError) {
-        return .success((continuation, try state.validator.finish()))
+        return .success((output, try state.validator.finish()))
       } catch {
         return .failure(error)
       }
     }
     switch outcome {
-    case .success(let (continuation, event?))?:
-      continuation.yield(event)
+    case .success(let (output, event?))?:
+      output.yield(event)
       end(nil, cancellingTask: false)
     case .failure(let error)?: end(error, cancellingTask: false)
     default: end(nil, cancellingTask: false)
@@ -82,9 +82,9 @@ extension URLSessionTransfer {
   /// failed. Never under the lock: a yield resumes the reading task, which
   /// takes the task's own lock, and a cancelled reading task holds that
   /// lock while its cancellation handler ends the transfer under this one.
-  private func deliver(_ outcome: Result<Continuation, MagpieError>?, _ event: DataLoadingEvent) {
+  private func deliver(_ outcome: Result<Output, MagpieError>?, _ event: DataLoadingEvent) {
     switch outcome {
-    case .success(let continuation)?: continuation.yield(event)
+    case .success(let output)?: output.yield(event)
     case .failure(let error)?: end(error, cancellingTask: true)
     case nil: break
     }

@@ -23,7 +23,7 @@ extension URLSessionTransfer {
     }
     let maximum = configuration.maximumRedirects
     let step: Step = state.withLock { state in
-      guard state.continuation != nil else { return .done }
+      guard state.output != nil else { return .done }
       state.redirects += 1
       state.deadline.touch()
       let from = state.request.url.redactedDescription(or: "?")

@@ -8,7 +8,7 @@ import Foundation
 extension URLSessionTransfer {
   /// The load's mutable part, behind the lock.
   struct State: Sendable {
-    var continuation: Continuation?
+    var output: Output?
     var task: URLSessionDataTask?
     var preparation: Task<Void, Never>?
     /// The request of the current hop, as sent.

@@ -6,7 +6,7 @@ extension URLSessionTransfer {
   func scheduleTimer() {
     let item = DispatchWorkItem { [weak self] in self?.timerFired() }
     let expiry: UInt64? = state.withLock { state in
-      guard state.continuation != nil else { return nil }
+      guard state.output != nil else { return nil }
       state.timer = UncheckedSendable(item)
       return state.deadline.nextExpiry
     }
@@ -21,7 +21,7 @@ extension URLSessionTransfer {
       case later
     }
     let check: Check = state.withLock { state in
-      guard state.continuation != nil else { return .done }
+      guard state.output != nil else { return .done }
       if let error = state.deadline.expired() { return .expired(error) }
       return .later
     }

@@ -5,14 +5,15 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// One load through ``URLSessionDataLoader``: its stream, its URLSession
-/// task (one per load, redirects included), its checks and its deadlines.
+/// One load through ``URLSessionDataLoader``: its output (the stream, or
+/// a queued load's sink), its URLSession task (one per load, redirects
+/// included), its checks and its deadlines.
 ///
 /// Everything that can end a load (the last byte, an error, a timeout, the
 /// consumer leaving) goes through ``end(_:cancellingTask:)``, which finishes
-/// the stream exactly once.
+/// the output exactly once.
 final class URLSessionTransfer: Sendable {
-  typealias Continuation = AsyncThrowingStream<DataLoadingEvent, any Error>.Continuation
+  typealias Output = URLSessionLoadOutput
 
   let configuration: DataLoaderConfiguration
   private let registry: URLSessionLoaderDelegate
@@ -25,7 +26,7 @@ final class URLSessionTransfer: Sendable {
   let state: Lock<State>
 
   init(
-    request: URLRequest, configuration: DataLoaderConfiguration, continuation: Continuation,
+    request: URLRequest, configuration: DataLoaderConfiguration, output: Output,
     registry: URLSessionLoaderDelegate, control: DispatchQueue
   ) {
     self.configuration = configuration
@@ -35,7 +36,7 @@ final class URLSessionTransfer: Sendable {
       idle: configuration.idleTimeout(for: request), total: configuration.resourceTimeout)
     state = Lock(
       State(
-        continuation: continuation, request: request, original: request,
+        output: output, request: request, original: request,
         validator: ResponseValidator(request: request, configuration: configuration), deadline: deadline))
   }
 
@@ -43,7 +44,7 @@ final class URLSessionTransfer: Sendable {
   /// with the load.
   func setPreparation(_ task: Task<Void, Never>) {
     let cancelled = state.withLock { state in
-      guard state.continuation != nil else { return true }
+      guard state.output != nil else { return true }
       state.preparation = task
       return false
     }
@@ -75,7 +76,7 @@ final class URLSessionTransfer: Sendable {
     // chunk) only backs ours up.
     sent.timeoutInterval = Double(configuration.resourceTimeout.components.seconds) + 5
     let live = state.withLock { state in
-      guard state.continuation != nil else { return false }
+      guard state.output != nil else { return false }
       state.request = request
       state.original = request
       state.validator = ResponseValidator(request: request, configuration: configuration)
@@ -88,7 +89,7 @@ final class URLSessionTransfer: Sendable {
     control.async { [self] in
       let task = session.dataTask(with: toSend)
       let started = state.withLock { state in
-        guard state.continuation != nil else { return false }
+        guard state.output != nil else { return false }
         state.task = task
         return true
       }
@@ -98,30 +99,30 @@ final class URLSessionTransfer: Sendable {
     }
   }
 
-  /// The consumer left (its task was cancelled or it dropped the stream).
+  /// The consumer left (its task was cancelled, it dropped the stream, or the queued load was cancelled).
   func cancel() {
     end(MagpieError(.cancelled, "the load was cancelled"), cancellingTask: true)
   }
 
-  /// Finishes the stream (with `error`, or cleanly when `nil`) unless it is
+  /// Finishes the output (with `error`, or cleanly when `nil`) unless it is
   /// finished already, and stops the transfer.
   func end(_ error: MagpieError?, cancellingTask: Bool) {
     let taken = state.withLock {
       state -> (
-        Continuation, URLSessionDataTask?, (@Sendable (URLRequest?) -> Void)?, UncheckedSendable<DispatchWorkItem>?,
+        Output, URLSessionDataTask?, (@Sendable (URLRequest?) -> Void)?, UncheckedSendable<DispatchWorkItem>?,
         Task<Void, Never>?
       )?
       in
-      guard let continuation = state.continuation else { return nil }
-      state.continuation = nil
+      guard let output = state.output else { return nil }
+      state.output = nil
       defer {
         state.pendingRedirect = nil
         state.timer = nil
         state.preparation = nil
       }
-      return (continuation, state.task, state.pendingRedirect, state.timer, state.preparation)
+      return (output, state.task, state.pendingRedirect, state.timer, state.preparation)
     }
-    guard let (continuation, task, pendingRedirect, timer, preparation) = taken else { return }
+    guard let (output, task, pendingRedirect, timer, preparation) = taken else { return }
     timer?.value.cancel()
     preparation?.cancel()
     if let task { registry.unregister(task.taskIdentifier) }
@@ -130,6 +131,6 @@ final class URLSessionTransfer: Sendable {
     } else if cancellingTask, let task {
       control.async { task.cancel() }
     }
-    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+    if let error { output.finish(throwing: error) } else { output.finish() }
   }
 }

@@ -4,10 +4,11 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Turns a collecting transfer's events, as the libcurl thread hands them
-/// over, into its response and whole body, reporting progress on the way:
-/// the sink of a load queued by ``CurlDataLoader/enqueueLoad(of:in:progress:completion:)``.
-final class CurlBodySink: Sendable {
+/// Turns a transfer's events, as the loader's thread hands them over, into
+/// its response and whole body, reporting progress on the way: the sink of
+/// a load queued by ``QueueingDataLoader/enqueueLoad(of:in:progress:completion:)``
+/// (the libcurl thread's, or the URLSession delegate queue's).
+final class BodySink: Sendable {
   private struct State {
     var response: HTTPURLResponse?
     var body = Data()
@@ -21,23 +22,21 @@ final class CurlBodySink: Sendable {
     self.progress = progress
   }
 
-  /// Takes one round's events.
-  func take(_ events: [CurlEvent]) {
-    for event in events {
-      switch event.dataLoadingEvent {
-      case .response(let head):
-        state.withLock { state in
-          state.response = head
-          state.body = Data()
-        }
-      case .data(let chunk, let received, let expected):
-        if !chunk.isEmpty {
-          state.withLock { state in
-            if state.body.isEmpty { state.body = chunk } else { state.body.append(chunk) }
-          }
-        }
-        progress(received, expected)
+  /// Takes one event.
+  func take(_ event: DataLoadingEvent) {
+    switch event {
+    case .response(let head):
+      state.withLock { state in
+        state.response = head
+        state.body = Data()
       }
+    case .data(let chunk, let received, let expected):
+      if !chunk.isEmpty {
+        state.withLock { state in
+          if state.body.isEmpty { state.body = chunk } else { state.body.append(chunk) }
+        }
+      }
+      progress(received, expected)
     }
   }
 
