@@ -33,7 +33,17 @@ final class BodySink: Sendable {
     case .data(let chunk, let received, let expected):
       if !chunk.isEmpty {
         state.withLock { state in
-          if state.body.isEmpty { state.body = chunk } else { state.body.append(chunk) }
+          guard !state.body.isEmpty else {
+            // The whole body (libcurl's one chunk) is kept, not copied;
+            // the first of several makes room for all that is announced.
+            let announced = state.response?.expectedContentLength ?? -1
+            guard announced > chunk.count else { return state.body = chunk }
+            var body = Data(capacity: Int(min(announced, 256 << 20)))
+            body.append(chunk)
+            state.body = body
+            return
+          }
+          state.body.append(chunk)
         }
       }
       progress(received, expected)
