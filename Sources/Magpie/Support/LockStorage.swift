@@ -14,18 +14,21 @@ package final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
   static func make(_ value: sending Value) -> LockStorage<Value> {
     let buffer = create(minimumCapacity: 1) { _ in value }
     let storage = unsafeDowncast(buffer, to: LockStorage<Value>.self)
-    storage.withUnsafeMutablePointerToElements { mutex in
-      // Adaptive: a contended lock spins briefly before it sleeps. Locks
-      // here are held for a dictionary lookup or a list splice, so the
-      // holder is usually done before a sleep would even start.
-      var attributes = pthread_mutexattr_t()
-      pthread_mutexattr_init(&attributes)
-      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-      let status = pthread_mutex_init(mutex, &attributes)
-      pthread_mutexattr_destroy(&attributes)
-      precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
+    storage.withUnsafeMutablePointerToElements { initializeAdaptive($0) }
     return storage
+  }
+
+  /// Initialises `mutex` as an adaptive mutex: a contended lock spins
+  /// briefly before it sleeps. Locks here are held for a dictionary lookup
+  /// or a list splice, so the holder is usually done before a sleep would
+  /// even start. (``EngineLock``'s mutex is one too.)
+  static func initializeAdaptive(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+    let status = pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    precondition(status == 0, "pthread_mutex_init failed: \(status)")
   }
 
   deinit {

@@ -22,12 +22,7 @@
 package enum EngineLock {
   nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
     let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-    let status = pthread_mutex_init(mutex, &attributes)
-    pthread_mutexattr_destroy(&attributes)
-    precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    LockStorage<Void>.initializeAdaptive(mutex)
     return mutex
   }()
 
