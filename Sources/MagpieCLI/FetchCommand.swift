@@ -2,8 +2,9 @@ import Foundation
 import Magpie
 
 /// `magpie fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR]
-/// [--no-cache] [--redis URL] [--json] [--verbose]`: one load through the manager
-/// (memory, disk, network). An error names the URL without its password
+/// [--no-cache] [--redis URL] [--json] [--verbose]`: one load of an
+/// `http(s)://`, `file://` or `data:` URL through the manager (memory,
+/// disk, network). An error names the URL without its password
 /// and query (`?…`) unless `--verbose` asks for it whole. With `--json`: `{"source","width","height","format","bytes","ms"}`
 /// plus where the time went.
 enum FetchCommand {
@@ -12,9 +13,9 @@ enum FetchCommand {
       words, valued: ["-o", "--output", "--process", "--format", "--cache-dir", "--redis"],
       switches: ["--no-cache", "--json", "--verbose"])
     guard arguments.positionals.count == 1, let url = URL(string: arguments.positionals[0]),
-      let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme)
+      let scheme = url.scheme?.lowercased(), ["http", "https", "file", "data"].contains(scheme)
     else {
-      throw .usage("fetch", "expected one http(s):// or file:// URL")
+      throw .usage("fetch", "expected one http(s)://, file:// or data: URL")
     }
     let output = arguments.value("-o") ?? arguments.value("--output")
     let spec = try arguments.value("--process").map { (text) throws(CLIError) in try ProcessSpec.parsing(text) }
@@ -25,12 +26,9 @@ enum FetchCommand {
     let manager = try CLIManager.make(
       cacheDirectory: arguments.value("--cache-dir"), noCache: arguments.flag("--no-cache"), redis: redis)
 
-    var request: ImageRequest
-    if scheme == "file" {
-      request = ImageRequest(provider: FileDataProvider(fileURL: url))
-    } else {
-      request = ImageRequest(url: url)
-    }
+    // file:// and data: load through the pipeline as URLs do, kept in
+    // memory only (their bytes are local already).
+    var request = ImageRequest(url: url)
     if let spec { request.processors = spec.steps.map(\.processor) }
     if arguments.flag("--no-cache") { request.options.insert(.cacheMemoryOnly) }
 

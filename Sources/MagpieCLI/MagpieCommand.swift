@@ -21,7 +21,7 @@ enum MagpieCommand {
                                                 play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json] [--verbose]
               [--redis redis://[PASSWORD@]HOST[:PORT][/DB]]
-                                                one load; --redis adds a shared Redis tier behind the disk
+                                                one load of an http(s)://, file:// or data: URL; --redis adds a shared Redis tier behind the disk
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR] [--redis URL]
                                                 fill the caches from a list
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;

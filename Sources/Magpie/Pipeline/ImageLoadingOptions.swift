@@ -42,4 +42,9 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
   /// soon, such as a prefetch that warms the disk: they then hold no memory
   /// once done. With ``cacheMemoryOnly`` nothing is stored.
   public static let disableMemoryCacheWrites = ImageLoadingOptions(rawValue: 1 << 11)
+  /// Store the images of `file://` and `data:` URLs in the disk cache
+  /// (and every other tier) too. Without it they are kept in memory only:
+  /// their bytes are local already, and a disk copy would only duplicate
+  /// them.
+  public static let cacheLocalSources = ImageLoadingOptions(rawValue: 1 << 12)
 }

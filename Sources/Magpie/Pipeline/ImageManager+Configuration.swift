@@ -22,6 +22,10 @@ extension ImageManager {
     /// Called when storing to the disk cache fails (a full disk, a
     /// read-only folder): the load itself has already succeeded from memory.
     public var cacheWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+    /// The most bytes a `file://` or `data:` source may hold (default
+    /// 64 MiB, as the loaders' `maximumBodySize`): a larger file is
+    /// refused from its size, before it is read.
+    public var maximumLocalSourceBytes: Int64 = 64 << 20
     /// Gets the engine's ``EngineEvent``s (tests and diagnostics observe
     /// the shared work through it).
     var engineObserver: (@Sendable (EngineEvent) -> Void)?

@@ -37,7 +37,9 @@ extension ImageManager {
     fetches.subscribe(
       key: key, priority: priority, observer: observer, wantsData: false, completion: completion
     ) { [self] stage in
-      if !key.fromCache, key.fromSource, case .network(let urlRequest) = request.source {
+      if !key.fromCache, key.fromSource, case .network(let urlRequest) = request.source,
+        !LocalURLSource.isLocal(urlRequest.url)
+      {
         stage.start(driving: { download(urlRequest, key: key, stage: $0) })
       } else {
         stage.start { [self] fetch throws(MagpieError) in
@@ -112,6 +114,14 @@ extension ImageManager {
     case .provider(let provider):
       let start = clock.now
       let data = try await provider.data()
+      metrics.network += clock.now - start
+      metrics.bytesLoaded += data.count
+      stage.send(.progress(received: Int64(data.count), expected: Int64(data.count)))
+      return (data, nil)
+    case .network(let urlRequest) where LocalURLSource.isLocal(urlRequest.url):
+      let start = clock.now
+      let data = try await LocalURLSource.data(
+        of: urlRequest.url!, maximumBytes: configuration.maximumLocalSourceBytes)
       metrics.network += clock.now - start
       metrics.bytesLoaded += data.count
       stage.send(.progress(received: Int64(data.count), expected: Int64(data.count)))

@@ -21,7 +21,9 @@ extension ImageManager {
     let clock = ContinuousClock()
     let start = clock.now
     keepInMemory(image, forKey: key, options: request.options)
-    guard !request.options.contains(.cacheMemoryOnly), !cache.tiers.isEmpty else {
+    guard !request.options.contains(.cacheMemoryOnly), !cache.tiers.isEmpty,
+      !request.isLocalSource || request.options.contains(.cacheLocalSources)
+    else {
       metrics.cacheWrite += clock.now - start
       return
     }

@@ -115,6 +115,10 @@ public struct ImageRequest: Sendable {
     return nil
   }
 
+  /// Whether the source is a `file://` or `data:` URL, read where it is
+  /// rather than downloaded (see ``ImageLoadingOptions/cacheLocalSources``).
+  public var isLocalSource: Bool { LocalURLSource.isLocal(url) }
+
   private static func urlString(of source: Source) -> String? {
     if case .network(let request) = source { return request.url?.absoluteString }
     return nil

@@ -22,6 +22,7 @@ struct LoadKeys: Sendable {
     }
     let behaviour: ImageLoadingOptions = [
       .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage, .disableMemoryCacheWrites,
+      .cacheLocalSources,
     ]
     job = JobKey(cache: cache, behaviour: request.options.intersection(behaviour).rawValue, transfer: transfer)
   }

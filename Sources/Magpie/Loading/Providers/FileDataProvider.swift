@@ -1,6 +1,7 @@
 import Foundation
 
-/// Image bytes from a local file, read off the caller's thread.
+/// Image bytes from a local file, read on a dispatch thread (not a
+/// cooperative one), and only when it is a regular file.
 public struct FileDataProvider: ImageDataProvider {
   /// The file.
   public let fileURL: URL
@@ -14,12 +15,7 @@ public struct FileDataProvider: ImageDataProvider {
   }
 
   /// The file's bytes.
-  @concurrent
   public func data() async throws(MagpieError) -> Data {
-    do {
-      return try Data(contentsOf: fileURL)
-    } catch {
-      throw MagpieError(.fileSystem, "read \(fileURL.path): \(error.localizedDescription)")
-    }
+    try await LocalURLSource.readFileOffPool(fileURL.path, maximumBytes: .max)
   }
 }
