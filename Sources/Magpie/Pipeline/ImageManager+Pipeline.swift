@@ -16,7 +16,10 @@ extension ImageManager {
       result.metrics.total = clock.now - started
       return .success(result)
     } catch {
-      return .failure(error)
+      guard !job.request.alternativeSources.isEmpty, error.code != .cancelled, !Task.isCancelled else {
+        return .failure(error)
+      }
+      return await fallBack(job, after: error)
     }
   }
 

@@ -15,6 +15,7 @@ extension ImageRequest {
     var contentMode: DecodeOptions.ContentMode
     var scale: Double?
     var cacheKeyFilter: CacheKeyFilter?
+    var alternativeSources: [Source] = []
 
     init(
       source: Source, urlString: String?, processors: [any ImageProcessor], options: ImageLoadingOptions,
@@ -34,9 +35,11 @@ extension ImageRequest {
 
     /// An unshared copy.
     func copy() -> Storage {
-      Storage(
+      let copy = Storage(
         source: source, urlString: urlString, processors: processors, options: options, priority: priority,
         targetSize: targetSize, contentMode: contentMode, scale: scale, cacheKeyFilter: cacheKeyFilter)
+      copy.alternativeSources = alternativeSources
+      return copy
     }
   }
 }

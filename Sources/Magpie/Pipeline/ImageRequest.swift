@@ -72,6 +72,15 @@ public struct ImageRequest: Sendable {
     get { storage.cacheKeyFilter }
     set { update { $0.cacheKeyFilter = newValue } }
   }
+  /// Sources tried in order when `source` fails (Kingfisher's
+  /// `alternativeSources`): each loads as a request of its own (its own
+  /// cache keys) with this request's processors and options, and the first
+  /// that succeeds is the result. A cancellation tries no further; when
+  /// every source fails, the error lists each one's failure.
+  public var alternativeSources: [Source] {
+    get { storage.alternativeSources }
+    set { update { $0.alternativeSources = newValue } }
+  }
 
   /// A request for `source`.
   public init(

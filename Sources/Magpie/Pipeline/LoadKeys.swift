@@ -24,7 +24,9 @@ struct LoadKeys: Sendable {
       .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage, .disableMemoryCacheWrites,
       .cacheLocalSources,
     ]
-    job = JobKey(cache: cache, behaviour: request.options.intersection(behaviour).rawValue, transfer: transfer)
+    job = JobKey(
+      cache: cache, behaviour: request.options.intersection(behaviour).rawValue, transfer: transfer,
+      alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
   }
 }
 
@@ -37,4 +39,7 @@ struct JobKey: Hashable, Sendable {
   let behaviour: ImageLoadingOptions.RawValue
   /// The download's key, for network sources (headers can differ).
   let transfer: TransferKey?
+  /// The fallback sources, in order (requests that fall back differently
+  /// are different work).
+  let alternatives: [String]
 }
