@@ -24,7 +24,9 @@ import Testing
   /// rearranged, then is cancelled: which transfer its freed slot starts
   /// cannot depend on how fast the origin answers. (With the first one at
   /// nginx, a slow test thread under the thread sanitizer once saw it end
-  /// before the priority change, and the line ran in another order.)
+  /// before the priority change, and the line ran in another order; with
+  /// the 15 s idle timeout and the default retries, a later run saw the
+  /// stalled one time out and go back in the line.)
   @Test(arguments: [ImageDownloader.ExecutionOrder.fifo, .lifo], [false, true])
   func theLoadersThreadStartsQueuedTransfersInTheLinesOrder(
     order: ImageDownloader.ExecutionOrder, urlSession: Bool
@@ -34,10 +36,17 @@ import Testing
     let holder = try FaultOrigin()
     defer { holder.stop() }
     holder.route("/held", .stall)
-    let loader: any DataLoading = urlSession ? URLSessionDataLoader() : CurlDataLoader()
+    // The stalled transfer must outlast however long a loaded machine (a
+    // sanitizer run, every suite at once) keeps this test from cancelling
+    // it: no idle timeout that could end it first, and no retry that would
+    // put it back in the line behind the others.
+    let settings = DataLoaderConfiguration(timeout: .seconds(600), resourceTimeout: .seconds(600))
+    let loader: any DataLoading =
+      urlSession ? URLSessionDataLoader(configuration: settings) : CurlDataLoader(configuration: settings)
     #expect(loader is any QueueingDataLoader)
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: 1, executionOrder: order))
+      configuration: .init(
+        dataLoader: loader, maximumConcurrentDownloads: 1, executionOrder: order, retryPolicy: .never))
     let done = AsyncCounter()
     let failures = Lock<[Int: MagpieError]>([:])
     let uris = (0..<6).map { "/cutout-01.png?\($0)" }
