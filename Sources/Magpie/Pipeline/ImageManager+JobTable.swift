@@ -32,8 +32,7 @@ extension ImageManager {
     let key = keys.job
     let priority = task.priority
     // The lookup and the join are one hold of the engine lock.
-    var deferred: [@Sendable () -> Void] = []
-    let (job, id, isNew) = EngineLock.withLock {
+    let (job, id, isNew) = EngineLock.withLock { deferred in
       jobs.withHeldLock { jobs -> (LoadJob, Int, Bool) in
         if let existing = jobs[key],
           let id = existing.joinHoldingLock(subscriber, priority: priority, deferred: &deferred)
@@ -46,7 +45,6 @@ extension ImageManager {
         return (job, job.joinHoldingLock(subscriber, priority: priority, deferred: &deferred) ?? 0, true)
       }
     }
-    for move in deferred { move() }
     let connected = task.connect(
       onCancel: { [weak self, weak job] in
         guard let self, let job else { return }

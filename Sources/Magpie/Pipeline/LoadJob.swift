@@ -64,13 +64,11 @@ final class LoadJob: StageEventSink {
   /// Removes subscriber `id`; returns it and whether the work must stop
   /// (nobody is left). A lower priority moves the job's dependency.
   func leave(_ id: Int) -> (subscriber: Subscriber?, cancelsWork: Bool) {
-    var deferred: [@Sendable () -> Void] = []
-    let action = EngineLock.withLock {
+    let action = EngineLock.withLock { deferred in
       let (action, dependency) = state.withHeldLock { ($0.machine.leave(id), $0.dependency) }
       if let lowered = action.newPriority { dependency?.move(to: lowered, holdingEngineLock: &deferred) }
       return action
     }
-    for move in deferred { move() }
     return (action.subscriber, action.cancelsWork)
   }
 
@@ -78,12 +76,10 @@ final class LoadJob: StageEventSink {
   /// moves what it waits in, and on through the stages under it, in one
   /// hold of the engine lock.
   func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
-    var deferred: [@Sendable () -> Void] = []
-    EngineLock.withLock {
+    EngineLock.withLock { deferred in
       let (changed, dependency) = state.withHeldLock { ($0.machine.setPriority(priority, of: id), $0.dependency) }
       if let changed { dependency?.move(to: changed, holdingEngineLock: &deferred) }
     }
-    for move in deferred { move() }
   }
 
   /// Records the running work so it can be cancelled.
@@ -98,15 +94,13 @@ final class LoadJob: StageEventSink {
   /// moved to the job's priority now, in case it changed since the wait
   /// started (the same priority moves nothing).
   func wait(on dependency: StageDependency?) {
-    var deferred: [@Sendable () -> Void] = []
-    EngineLock.withLock {
+    EngineLock.withLock { deferred in
       let priority = state.withHeldLock { state in
         state.dependency = dependency
         return state.machine.priority
       }
       dependency?.move(to: priority, holdingEngineLock: &deferred)
     }
-    for move in deferred { move() }
   }
 
   /// Runs `work` on `limiter` at the job's priority; while it waits for a

@@ -52,6 +52,16 @@ package enum EngineLock {
     return body()
   }
 
+  /// Runs `body` holding the lock; what `body` adds to `deferred` (a
+  /// callback, a line's move, a partial decode) runs, in order, once the
+  /// lock is released.
+  static func withLock<Result>(deferring body: (_ deferred: inout [@Sendable () -> Void]) -> Result) -> Result {
+    var deferred: [@Sendable () -> Void] = []
+    let result = withLock { body(&deferred) }
+    for action in deferred { action() }
+    return result
+  }
+
   /// Checks (in debug builds) that this thread holds the lock.
   static func assertHeld() {
     #if DEBUG

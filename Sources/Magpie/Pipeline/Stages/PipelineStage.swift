@@ -124,24 +124,20 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
   /// joined at `startedAt`; moves it at once if the stage's priority
   /// changed since.
   func wait(on dependency: StageDependency?, startedAt: ImageRequest.Priority) {
-    var deferred: [@Sendable () -> Void] = []
-    EngineLock.withLock {
+    EngineLock.withLock { deferred in
       let current = state.withHeldLock { shared -> ImageRequest.Priority in
         shared.dependency = dependency
         return shared.machine.priority
       }
       if current != startedAt { dependency?.move(to: current, holdingEngineLock: &deferred) }
     }
-    for move in deferred { move() }
   }
 
   /// Passes `event` to every subscriber's observer: through every stage
   /// and job that waits on this one in one hold of the engine lock, then
   /// to the callbacks once it is released.
   func send(_ event: StageEvent) {
-    var deliveries: [@Sendable () -> Void] = []
-    EngineLock.withLock { receive(event, holdingEngineLock: &deliveries) }
-    for delivery in deliveries { delivery() }
+    EngineLock.withLock { deliveries in receive(event, holdingEngineLock: &deliveries) }
   }
 
   func receive(_ event: StageEvent, holdingEngineLock deliveries: inout [@Sendable () -> Void]) {
@@ -167,8 +163,7 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
     typealias Left = (
       SharedWork<Value, Member>.LeaveAction, (@Sendable () -> Void)?, StageDependency?, (@Sendable () -> Void)?
     )
-    var deferred: [@Sendable () -> Void] = []
-    let (action, work, closed) = EngineLock.withLock {
+    let (action, work, closed) = EngineLock.withLock { deferred in
       let (action, work, dependency, closed) = state.withHeldLock { shared -> Left in
         let action = shared.machine.leave(id)
         guard action.cancelsWork else { return (action, nil, shared.dependency, nil) }
@@ -178,7 +173,6 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
       if let lowered = action.newPriority { dependency?.move(to: lowered, holdingEngineLock: &deferred) }
       return (action, work, closed)
     }
-    for move in deferred { move() }
     if action.cancelsWork {
       closed?()
       work?()
@@ -188,9 +182,7 @@ final class PipelineStage<Value: Sendable>: StageEventSink {
   }
 
   func setPriority(_ priority: ImageRequest.Priority, of id: Int) {
-    var deferred: [@Sendable () -> Void] = []
-    EngineLock.withLock { setPriority(priority, of: id, holdingEngineLock: &deferred) }
-    for move in deferred { move() }
+    EngineLock.withLock { deferred in setPriority(priority, of: id, holdingEngineLock: &deferred) }
   }
 
   /// Subscriber `id` now wants `priority`, with the engine lock held: a

@@ -44,8 +44,7 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   ) -> StageSubscription<Value> {
     // The lookup and the join are one hold of the engine lock: nobody
     // closes the stage between them.
-    var deferred: [@Sendable () -> Void] = []
-    let (joined, created, total) = EngineLock.withLock {
+    let (joined, created, total) = EngineLock.withLock { deferred in
       state.withHeldLock { state -> (StageSubscription<Value>, PipelineStage<Value>?, Int) in
         if let existing = state.stages[key],
           let joined = existing.joinHoldingLock(
@@ -67,7 +66,6 @@ final class StageTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return (joined, stage, engineObserver == nil ? 0 : Self.subscriberCount(state))
       }
     }
-    for move in deferred { move() }
     // Outside the lock: work that ends at once drops its stage from here.
     if let created { starting(created) }
     engineObserver?(.subscribed(kind, subscribers: total))
