@@ -103,29 +103,21 @@ extension ImageManager {
     return FetchedData(data: data, response: response, cacheType: .none, metrics: metrics)
   }
 
-  /// The source's bytes: downloaded (shared with identical downloads) or
-  /// read from the provider, at the stage's priority.
+  /// The source's bytes: downloaded (shared with identical downloads), or
+  /// read from the provider or the `file://` or `data:` URL, at the
+  /// stage's priority.
   private func load(
     _ request: ImageRequest, transfer: TransferKey?, stage: PipelineStage<FetchedData>,
     metrics: inout ImageTaskMetrics
   ) async throws(MagpieError) -> (Data, HTTPURLResponse?) {
     let clock = ContinuousClock()
+    let start = clock.now
+    let local: Data
     switch request.source {
     case .provider(let provider):
-      let start = clock.now
-      let data = try await provider.data()
-      metrics.network += clock.now - start
-      metrics.bytesLoaded += data.count
-      stage.send(.progress(received: Int64(data.count), expected: Int64(data.count)))
-      return (data, nil)
+      local = try await provider.data()
     case .network(let urlRequest) where LocalURLSource.isLocal(urlRequest.url):
-      let start = clock.now
-      let data = try await LocalURLSource.data(
-        of: urlRequest.url!, maximumBytes: configuration.maximumLocalSourceBytes)
-      metrics.network += clock.now - start
-      metrics.bytesLoaded += data.count
-      stage.send(.progress(received: Int64(data.count), expected: Int64(data.count)))
-      return (data, nil)
+      local = try await LocalURLSource.data(of: urlRequest.url!, maximumBytes: configuration.maximumLocalSourceBytes)
     case .network(let urlRequest):
       let progressive = request.options.contains(.progressiveLoad)
       let priority = stage.priority
@@ -136,5 +128,9 @@ extension ImageManager {
       metrics.add(fetched.metrics)
       return (fetched.data, fetched.response)
     }
+    metrics.network += clock.now - start
+    metrics.bytesLoaded += local.count
+    stage.send(.progress(received: Int64(local.count), expected: Int64(local.count)))
+    return (local, nil)
   }
 }
