@@ -12,6 +12,18 @@ enum DataLoadingEvents {
   /// cancelled, is an error; so is any error it throws, as the loaders
   /// name them. `onData` sees the body so far after every chunk, and at a
   /// collecting loader's progress-only events (no bytes).
+  /// Adds `chunk` to the body so far. The first of several chunks makes
+  /// room for all that was `announced` (at most 256 MiB) at once; the whole
+  /// body in one chunk (a collecting loader's), or a first chunk with
+  /// nothing announced to make room for, is kept, not copied.
+  static func append(_ chunk: Data, to body: inout Data, announced: Int64) {
+    guard !chunk.isEmpty else { return }
+    guard body.isEmpty else { return body.append(chunk) }
+    guard announced > chunk.count else { return body = chunk }
+    body.reserveCapacity(Int(min(announced, 256 << 20)))
+    body.append(chunk)
+  }
+
   static func collect(
     _ next: () async throws -> DataLoadingEvent?,
     onData: ((_ body: Data, _ received: Int64, _ expected: Int64?) -> Void)? = nil
@@ -25,20 +37,7 @@ enum DataLoadingEvents {
           response = head
           body = Data()
         case .data(let chunk, let received, let expected):
-          if body.isEmpty && !chunk.isEmpty {
-            let announced = response?.expectedContentLength ?? -1
-            if announced > chunk.count {
-              // More chunks to come: room for all of them at once.
-              body.reserveCapacity(Int(min(announced, 256 << 20)))
-              body.append(chunk)
-            } else {
-              // The whole body (a collecting loader's one chunk), or
-              // nothing announced to make room for: kept, not copied.
-              body = chunk
-            }
-          } else if !chunk.isEmpty {
-            body.append(chunk)
-          }
+          append(chunk, to: &body, announced: response?.expectedContentLength ?? -1)
           onData?(body, received, expected)
         }
       }

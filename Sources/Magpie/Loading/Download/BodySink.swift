@@ -31,19 +31,11 @@ final class BodySink: Sendable {
         state.body = Data()
       }
     case .data(let chunk, let received, let expected):
+      // Progress alone (no bytes) takes no lock.
       if !chunk.isEmpty {
         state.withLock { state in
-          guard !state.body.isEmpty else {
-            // The whole body (libcurl's one chunk) is kept, not copied;
-            // the first of several makes room for all that is announced.
-            let announced = state.response?.expectedContentLength ?? -1
-            guard announced > chunk.count else { return state.body = chunk }
-            var body = Data(capacity: Int(min(announced, 256 << 20)))
-            body.append(chunk)
-            state.body = body
-            return
-          }
-          state.body.append(chunk)
+          let announced = state.response?.expectedContentLength ?? -1
+          DataLoadingEvents.append(chunk, to: &state.body, announced: announced)
         }
       }
       progress(received, expected)
