@@ -5,11 +5,15 @@ extension ImageCache {
   /// Stages what a write-behind of `image` (and, with `alsoOriginal` and a
   /// processed key, of `original` under the source's key) will store, so
   /// reads find it before it lands; returns the ticket to land when the
-  /// write is done, or `nil` when no readable tier is written behind.
+  /// write is done, or `nil` when no readable tier is written behind (by
+  /// `access`).
   func stageWriteBehind(
-    _ image: Image?, original: Data, forKey key: ImageCacheKey, metadata: Data?, alsoOriginal: Bool
+    _ image: Image?, original: Data, forKey key: ImageCacheKey, metadata: Data?, alsoOriginal: Bool,
+    access: TierAccess
   ) -> PendingWrites.Ticket? {
-    guard let tier = tiers.first(where: { $0.writeMode == .writeBehind && $0.readPolicy == .always }) else {
+    guard
+      let tier = tiers.first(where: { $0.writeMode == .writeBehind && $0.readPolicy == .always && access.writes($0) })
+    else {
       return nil
     }
     func staged(_ entry: PendingWrites.Entry, _ metadata: Data?) -> PendingWrites.Staged {
@@ -24,9 +28,13 @@ extension ImageCache {
 
   /// A read of `key` served from its pending write, if one has not landed:
   /// the bytes (decoded with `options`, when given), or the image itself
-  /// (encoded by the serializer only when bytes are asked for).
-  func pendingHit(forKey key: String, decoding options: DecodeOptions?) -> TierHit? {
+  /// (encoded by the serializer only when bytes are asked for). Not when
+  /// `access` skips the tier it will land in.
+  func pendingHit(forKey key: String, decoding options: DecodeOptions?, access: TierAccess) -> TierHit? {
     guard let staged = pendingWrites.staged(forKey: key) else { return nil }
+    if access != .all {
+      guard !access.readsNoStorage, !access.skippedReads.contains(staged.cacheType) else { return nil }
+    }
     switch staged.entry {
     case .data(let data):
       var image: Image?

@@ -23,16 +23,18 @@ extension ImageCache {
   /// its tier and the walk goes on. A failed read goes to
   /// ``readFailed`` and counts as a miss. With `fills`, a hit in a tier that
   /// fills faster tiers copies its bytes and metadata into the tiers before
-  /// it (per their write modes); failed fills go to `writeFailed`.
+  /// it (per their write modes); failed fills go to `writeFailed`. Tiers
+  /// `access` does not read are skipped, and those it does not write are
+  /// not filled.
   @concurrent
   func readTiers(
-    forKey key: ImageCacheKey, decoding options: DecodeOptions?, fills: Bool,
+    forKey key: ImageCacheKey, decoding options: DecodeOptions?, fills: Bool, access: TierAccess = .all,
     writeFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
   ) async -> TierHit? {
     let keyString = key.stringValue
     // A write-behind on its way is what the tiers will hold.
-    if let pending = pendingHit(forKey: keyString, decoding: options) { return pending }
-    for (index, tier) in tiers.enumerated() where tier.readPolicy == .always {
+    if let pending = pendingHit(forKey: keyString, decoding: options, access: access) { return pending }
+    for (index, tier) in tiers.enumerated() where tier.readPolicy == .always && access.reads(tier) {
       let data: Data
       do throws(MagpieError) {
         guard let stored = try await tier.storage.data(forKey: keyString) else { continue }
@@ -60,10 +62,12 @@ extension ImageCache {
         readFailed?(error, key, tier.storage.name)
       }
       let stored = metadata
-      await write(data, forKey: key, metadata: stored, in: faster, mode: .writeThrough, failed: writeFailed)
-      if faster.contains(where: { $0.writeMode == .writeBehind }) {
+      await write(
+        data, forKey: key, metadata: stored, in: faster, mode: .writeThrough, access: access, failed: writeFailed)
+      if faster.contains(where: { $0.writeMode == .writeBehind && access.writes($0) }) {
         hit.fill = { [self] in
-          await write(data, forKey: key, metadata: stored, in: faster, mode: .writeBehind, failed: writeFailed)
+          await write(
+            data, forKey: key, metadata: stored, in: faster, mode: .writeBehind, access: access, failed: writeFailed)
         }
       }
       return hit
@@ -74,23 +78,23 @@ extension ImageCache {
   /// Writes what a load produced to the tiers with write mode `mode`: the
   /// image through the serializer under `key` (unless `image` is `nil`),
   /// then, with `alsoOriginal` and a processed key, `original` under the
-  /// source's key (stored even when the image cannot be). Each failure
-  /// goes to `failed`.
+  /// source's key (stored even when the image cannot be), skipping the
+  /// tiers `access` does not write. Each failure goes to `failed`.
   func storeInTiers(
     _ image: Image?, original: Data, forKey key: ImageCacheKey, metadata: Data?, alsoOriginal: Bool,
-    mode: CacheTier.WriteMode, failed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+    mode: CacheTier.WriteMode, access: TierAccess, failed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
   ) async {
-    guard tiers.contains(where: { $0.writeMode == mode }) else { return }
+    guard tiers.contains(where: { $0.writeMode == mode && access.writes($0) }) else { return }
     if let image {
       do throws(MagpieError) {
         let data = try await encode(image, original: original, key: key)
-        await write(data, forKey: key, metadata: metadata, in: tiers, mode: mode, failed: failed)
+        await write(data, forKey: key, metadata: metadata, in: tiers, mode: mode, access: access, failed: failed)
       } catch {
         failed?(error, key)
       }
     }
     guard alsoOriginal && key.isProcessed else { return }
-    await write(original, forKey: key.original, metadata: nil, in: tiers, mode: mode, failed: failed)
+    await write(original, forKey: key.original, metadata: nil, in: tiers, mode: mode, access: access, failed: failed)
   }
 
   /// The serializer's bytes for `image`, made off the caller's thread.
@@ -122,9 +126,9 @@ extension ImageCache {
 
   private func write(
     _ data: Data, forKey key: ImageCacheKey, metadata: Data?, in tiers: [CacheTier], mode: CacheTier.WriteMode,
-    failed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+    access: TierAccess, failed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
   ) async {
-    for tier in tiers where tier.writeMode == mode {
+    for tier in tiers where tier.writeMode == mode && access.writes(tier) {
       do throws(MagpieError) {
         try await tier.storage.storeData(data, forKey: key.stringValue, metadata: metadata)
       } catch {

@@ -47,4 +47,27 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
   /// their bytes are local already, and a disk copy would only duplicate
   /// them.
   public static let cacheLocalSources = ImageLoadingOptions(rawValue: 1 << 12)
+  /// Do not read the memory cache (Nuke's `disableMemoryCacheReads`,
+  /// SDWebImage's `queryCacheType` without memory): the load starts at the
+  /// storage tiers. Its result is still stored in memory.
+  public static let disableMemoryCacheReads = ImageLoadingOptions(rawValue: 1 << 13)
+  /// Do not read any storage tier (disk, Redis, your own; Nuke's
+  /// `disableDiskCacheReads`): only memory, then the source. To skip one
+  /// tier by name, see ``ImageRequest/skippedReads``.
+  public static let disableDiskCacheReads = ImageLoadingOptions(rawValue: 1 << 14)
+  /// Do not write any storage tier (Nuke's `disableDiskCacheWrites`): the
+  /// same bit as ``cacheMemoryOnly``. To skip one tier by name, see
+  /// ``ImageRequest/skippedWrites``.
+  public static let disableDiskCacheWrites = cacheMemoryOnly
+  /// Complete the load only after every cache write has landed, the
+  /// write-behind tiers' included (SDWebImage's `waitStoreCache`): a
+  /// caller that reads the disk cache next, or exits, finds the entry
+  /// there. The store's time is in ``ImageTaskMetrics/cacheWrite``.
+  public static let waitForCacheWrites = ImageLoadingOptions(rawValue: 1 << 15)
+  /// On a memory-cache hit, also read the stored bytes from the first
+  /// storage tier that has them (SDWebImage's `queryMemoryData`) into
+  /// ``ImageResult/data``: the processed entry's, else the original's.
+  /// The memory cache keeps decoded pixels only, so a hit with this option
+  /// reads a tier; with no tier holding the bytes, `data` stays `nil`.
+  public static let loadDataForMemoryHits = ImageLoadingOptions(rawValue: 1 << 16)
 }

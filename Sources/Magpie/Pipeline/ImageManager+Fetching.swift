@@ -20,7 +20,7 @@ extension ImageManager {
     for request: ImageRequest, keys: LoadKeys, transfer: TransferKey?, from sources: FetchSources
   ) -> FetchKey {
     FetchKey(
-      source: keys.source, transfer: transfer, fromCache: sources.cache, fromSource: sources.source,
+      source: keys.source, transfer: transfer, fromCache: sources.cache, access: keys.access, fromSource: sources.source,
       progressive: request.options.contains(.progressiveLoad))
   }
 
@@ -86,7 +86,8 @@ extension ImageManager {
       let clock = ContinuousClock()
       let start = clock.now
       let original = await configuration.cache.readTiers(
-        forKey: key.original, decoding: nil, fills: true, writeFailed: configuration.cacheWriteFailed)
+        forKey: key.original, decoding: nil, fills: true, access: fetchKey.access,
+        writeFailed: configuration.cacheWriteFailed)
       metrics.cacheRead += clock.now - start
       if let original {
         metrics.bytesFromCache += original.data.count

@@ -25,7 +25,7 @@ extension ImageManager {
         metrics.add(fetched.metrics)
         metrics.revalidated = true
         if cacheType != .memory {
-          keepInMemory(cached, forKey: key, options: request.options)
+          keepInMemory(cached, forKey: key, access: job.keys.access)
         }
         return ImageResult(image: cached, cacheType: cacheType, request: request, data: nil, metrics: metrics)
       }
@@ -37,7 +37,7 @@ extension ImageManager {
     let image = try await process(decoded, plan: plan, job: job, metrics: &metrics)
     let data = decoded.fetched.data
     await store(
-      image, data: data, key: key, request: request, storeOriginal: image.isProcessedAnimation,
+      image, data: data, keys: job.keys, request: request, storeOriginal: image.isProcessedAnimation,
       response: decoded.fetched.response,
       metrics: &metrics)
     return ImageResult(image: image, cacheType: .none, request: request, data: data, metrics: metrics)

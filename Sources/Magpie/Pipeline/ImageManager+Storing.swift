@@ -10,18 +10,23 @@ extension ImageManager {
   /// revalidation headers; a failed write goes to
   /// ``Configuration/cacheWriteFailed``. Partial images are not cached;
   /// for a processed on-demand animation the tiers get the original bytes.
+  /// Only the tiers the load's access writes are written; with
+  /// ``ImageLoadingOptions/waitForCacheWrites`` the write-behind runs
+  /// before this returns.
   func store(
-    _ image: Image, data: Data, key: ImageCacheKey, request: ImageRequest, storeOriginal: Bool,
+    _ image: Image, data: Data, keys: LoadKeys, request: ImageRequest, storeOriginal: Bool,
     response: HTTPURLResponse?, metrics: inout ImageTaskMetrics
   ) async {
     guard !image.isPartial else { return }
+    let key = keys.cache
+    let access = keys.access
     let newValidators = response.flatMap(ValidatorStore.Validators.init)
     validators.setValidators(newValidators, for: key)
     let cache = configuration.cache
     let clock = ContinuousClock()
     let start = clock.now
-    keepInMemory(image, forKey: key, options: request.options)
-    guard !request.options.contains(.cacheMemoryOnly), !cache.tiers.isEmpty,
+    keepInMemory(image, forKey: key, access: access)
+    guard !access.writesNoStorage, !cache.tiers.isEmpty,
       !request.isLocalSource || request.options.contains(.cacheLocalSources)
     else {
       metrics.cacheWrite += clock.now - start
@@ -34,17 +39,24 @@ extension ImageManager {
     // original instead, and the next load runs the processors per frame.
     let stored = image.isProcessedAnimation ? nil : image
     let original = storeOriginal
-    // Reads see the write-behind from now until it lands.
-    let pending = cache.stageWriteBehind(
-      stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original)
     await cache.storeInTiers(
       stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, mode: .writeThrough,
-      failed: failed)
+      access: access, failed: failed)
+    if request.options.contains(.waitForCacheWrites) {
+      await cache.storeInTiers(
+        stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, mode: .writeBehind,
+        access: access, failed: failed)
+      metrics.cacheWrite += clock.now - start
+      return
+    }
+    // Reads see the write-behind from now until it lands.
+    let pending = cache.stageWriteBehind(
+      stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, access: access)
     metrics.cacheWrite += clock.now - start
     writeBehind {
       await cache.storeInTiers(
         stored, original: data, forKey: key, metadata: metadata, alsoOriginal: original, mode: .writeBehind,
-        failed: failed)
+        access: access, failed: failed)
       if let pending { cache.pendingWrites.land(pending) }
     }
   }
@@ -60,9 +72,9 @@ extension ImageManager {
   }
 
   /// Stores `image` in the memory cache without its encoded bytes, which
-  /// the disk cache keeps, unless `options` disable memory-cache writes.
-  func keepInMemory(_ image: Image, forKey key: ImageCacheKey, options: ImageLoadingOptions) {
-    guard !options.contains(.disableMemoryCacheWrites) else { return }
+  /// the disk cache keeps, unless `access` skips memory-cache writes.
+  func keepInMemory(_ image: Image, forKey key: ImageCacheKey, access: TierAccess) {
+    guard access.writesMemory else { return }
     var copy = image
     copy.originalData = nil
     configuration.cache.memoryCache.setValue(copy, forKey: key.stringValue, cost: image.byteCount)

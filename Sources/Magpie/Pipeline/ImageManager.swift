@@ -138,8 +138,11 @@ public final class ImageManager: Sendable {
   /// asked with: built once, a miss's load goes on with it.
   func memoryLookup(for request: ImageRequest) -> (hit: ImageResult?, key: ImageCacheKey) {
     let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
-    let options = request.options
-    guard !options.contains(.forceRefresh), !options.contains(.refreshCached),
+    // Loads that skip memory, or want bytes with a hit, go to the job.
+    let skipping: ImageLoadingOptions = [
+      .forceRefresh, .refreshCached, .disableMemoryCacheReads, .loadDataForMemoryHits,
+    ]
+    guard request.options.isDisjoint(with: skipping), !request.skippedReads.contains(.memory),
       let image = configuration.cache.memoryCache.value(forKey: key.stringValue)
     else { return (nil, key) }
     let hit = ImageResult(image: image, cacheType: .memory, request: request, data: nil, metrics: ImageTaskMetrics())

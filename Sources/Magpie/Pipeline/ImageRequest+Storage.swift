@@ -16,6 +16,8 @@ extension ImageRequest {
     var scale: Double?
     var cacheKeyFilter: CacheKeyFilter?
     var alternativeSources: [Source] = []
+    var skippedReads: Set<CacheType> = []
+    var skippedWrites: Set<CacheType> = []
 
     init(
       source: Source, urlString: String?, processors: [any ImageProcessor], options: ImageLoadingOptions,
@@ -39,6 +41,8 @@ extension ImageRequest {
         source: source, urlString: urlString, processors: processors, options: options, priority: priority,
         targetSize: targetSize, contentMode: contentMode, scale: scale, cacheKeyFilter: cacheKeyFilter)
       copy.alternativeSources = alternativeSources
+      copy.skippedReads = skippedReads
+      copy.skippedWrites = skippedWrites
       return copy
     }
   }

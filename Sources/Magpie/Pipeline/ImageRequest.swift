@@ -81,6 +81,21 @@ public struct ImageRequest: Sendable {
     get { storage.alternativeSources }
     set { update { $0.alternativeSources = newValue } }
   }
+  /// Cache tiers this request does not read, by their ``CacheType``:
+  /// `.memory`, `.disk`, or ``CacheType/tier(_:)`` for any other storage
+  /// (SDWebImage's `queryCacheType`, per tier). ``ImageLoadingOptions``
+  /// has shorthands for memory and for all storage tiers.
+  public var skippedReads: Set<CacheType> {
+    get { storage.skippedReads }
+    set { update { $0.skippedReads = newValue } }
+  }
+  /// Cache tiers this request does not write (SDWebImage's
+  /// `storeCacheType`, per tier), named as in ``skippedReads``: neither
+  /// with its result nor when a hit in a slower tier fills faster ones.
+  public var skippedWrites: Set<CacheType> {
+    get { storage.skippedWrites }
+    set { update { $0.skippedWrites = newValue } }
+  }
 
   /// A request for `source`.
   public init(

@@ -9,6 +9,8 @@ struct LoadKeys: Sendable {
   let transfer: TransferKey?
   /// The job table's key.
   let job: JobKey
+  /// The cache tiers the load reads and writes.
+  let access: TierAccess
 
   /// The keys of `request`, whose cache key is `cache` (built by the
   /// memory check before the load starts).
@@ -22,10 +24,12 @@ struct LoadKeys: Sendable {
     }
     let behaviour: ImageLoadingOptions = [
       .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage, .disableMemoryCacheWrites,
-      .cacheLocalSources,
+      .cacheLocalSources, .disableMemoryCacheReads, .disableDiskCacheReads, .waitForCacheWrites,
+      .loadDataForMemoryHits,
     ]
+    access = TierAccess(request)
     job = JobKey(
-      cache: cache, behaviour: request.options.intersection(behaviour).rawValue, transfer: transfer,
+      cache: cache, behaviour: request.options.intersection(behaviour).rawValue, access: access, transfer: transfer,
       alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
   }
 }
@@ -37,6 +41,8 @@ struct JobKey: Hashable, Sendable {
   let cache: ImageCacheKey
   /// The options that change what the job does with the caches.
   let behaviour: ImageLoadingOptions.RawValue
+  /// The cache tiers it reads and writes.
+  let access: TierAccess
   /// The download's key, for network sources (headers can differ).
   let transfer: TransferKey?
   /// The fallback sources, in order (requests that fall back differently

@@ -14,6 +14,7 @@ final class InMemoryStorage: ImageDataStoring {
     var readFailure: MagpieError?
     var holdsWrites = false
     var heldWrites: [CheckedContinuation<Void, Never>] = []
+    var heldWriteWaiters: [CheckedContinuation<Void, Never>] = []
   }
 
   let name: String
@@ -38,11 +39,14 @@ final class InMemoryStorage: ImageDataStoring {
 
   func storeData(_ data: Data, forKey key: String, metadata: Data?) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let held = state.withLock { state -> Bool in
-        if state.holdsWrites { state.heldWrites.append(continuation) }
-        return state.holdsWrites
+      let (held, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+        guard state.holdsWrites else { return (false, []) }
+        state.heldWrites.append(continuation)
+        defer { state.heldWriteWaiters = [] }
+        return (true, state.heldWriteWaiters)
       }
       if !held { continuation.resume() }
+      for waiter in waiters { waiter.resume() }
     }
     state.withLock { $0.entries[key] = (data, metadata) }
   }
@@ -87,6 +91,17 @@ final class InMemoryStorage: ImageDataStoring {
       return state.heldWrites
     }
     for continuation in held { continuation.resume() }
+  }
+
+  /// Returns once a write is held (at once if one is).
+  func heldWrite() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let now = state.withLock { state -> Bool in
+        if state.heldWrites.isEmpty { state.heldWriteWaiters.append(continuation) }
+        return !state.heldWrites.isEmpty
+      }
+      if now { continuation.resume() }
+    }
   }
 
   /// How many writes are held now.

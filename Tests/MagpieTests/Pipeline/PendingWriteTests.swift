@@ -90,7 +90,7 @@ import Testing
     let data = try Data(contentsOf: root.appendingPathComponent("cutout-01.png"))
     let key = ImageCacheKey(source: "memory://cutout")
     let image = try CoderRegistry.shared.decode(data)
-    let ticket = cache.stageWriteBehind(image, original: data, forKey: key, metadata: nil, alsoOriginal: false)
+    let ticket = cache.stageWriteBehind(image, original: data, forKey: key, metadata: nil, alsoOriginal: false, access: .all)
     #expect(ticket != nil)
     #expect(cache.cachedType(forKey: key) == .tier("remote"))
     #expect(
@@ -103,7 +103,7 @@ import Testing
     #expect(
       try await cache.retrieveImage(forKey: key, from: .disk).image?.pixelSize == PixelSize(width: 1600, height: 1067))
     storage.holdWrites()
-    _ = cache.stageWriteBehind(image, original: data, forKey: key, metadata: nil, alsoOriginal: false)
+    _ = cache.stageWriteBehind(image, original: data, forKey: key, metadata: nil, alsoOriginal: false, access: .all)
     try await cache.removeImage(forKey: key)
     #expect(cache.cachedType(forKey: key) == .none)
     #expect(try await cache.retrieveImage(forKey: key, from: .disk).image == nil)

@@ -8,6 +8,8 @@ struct FetchKey: Hashable, Sendable {
   let transfer: TransferKey?
   /// Look in the cache tiers for the original first.
   let fromCache: Bool
+  /// The tiers it reads and fills.
+  let access: TierAccess
   /// Go to the source when no tier has it.
   let fromSource: Bool
   /// The fetch passes the bytes so far on (progressive loads).
