@@ -20,31 +20,24 @@ public final class ImagePrefetcher: Sendable {
     public var completed: Int { finished + skipped + failed }
   }
 
-  private struct State {
-    var pending: [ImageRequest] = []
-    /// Index of the next pending request (a queue without O(n) removals).
-    var pendingHead = 0
-    var running: [Int: ImageTask] = [:]
-    var progress = Progress(total: 0, finished: 0, skipped: 0, failed: 0)
-    var onProgress: (@Sendable (Progress) -> Void)?
-    var waiters: [CheckedContinuation<Progress, Never>] = []
-    var starting: Set<Int> = []
-    var nextID = 0
-    /// Bumped by cancelAll, so a load started just before it is cancelled too.
-    var generation = 0
-  }
-
   /// The manager that loads.
   public let manager: ImageManager
   /// Loads running at once.
   public let maximumConcurrentPrefetches: Int
-  private let state = Lock(State())
+  private let state: Lock<State>
+
+  private struct State {
+    var queue: PrefetchQueue
+    var onProgress: (@Sendable (Progress) -> Void)?
+    var waiters: [CheckedContinuation<Progress, Never>] = []
+  }
 
   /// A prefetcher over `manager`, running at most
   /// `maximumConcurrentPrefetches` loads at once (default 4).
   public init(manager: ImageManager, maximumConcurrentPrefetches: Int = 4) {
     self.manager = manager
     self.maximumConcurrentPrefetches = max(1, maximumConcurrentPrefetches)
+    state = Lock(State(queue: PrefetchQueue(limit: maximumConcurrentPrefetches)))
   }
 
   /// Prefetches `requests` (added to any prefetch in progress): those at
@@ -56,25 +49,23 @@ public final class ImagePrefetcher: Sendable {
       if request.priority == .normal { request.priority = .low }
       return request
     }
+    let keys = lowered.map(key(of:))
     state.withLock { state in
-      state.pending += lowered
-      state.progress.total += lowered.count
+      state.queue.add(lowered, keys: keys)
       if let progress { state.onProgress = progress }
     }
     pump()
   }
 
   /// Prefetches `requests` and returns the counts when all are done (or
-  /// the prefetch is cancelled).
+  /// stopped). While paused it waits.
   public func prefetch(
     _ requests: [ImageRequest], progress: (@Sendable (Progress) -> Void)? = nil
   ) async -> Progress {
     start(requests, progress: progress)
     return await withCheckedContinuation { continuation in
       let done = state.withLock { state -> Progress? in
-        if state.progress.completed == state.progress.total && state.running.isEmpty && state.starting.isEmpty {
-          return state.progress
-        }
+        if state.queue.isDone { return state.queue.progress }
         state.waiters.append(continuation)
         return nil
       }
@@ -82,92 +73,87 @@ public final class ImagePrefetcher: Sendable {
     }
   }
 
+  /// Stops the prefetches of `requests` (matched by their cache key):
+  /// waiting ones are dropped, running ones cancelled (a load another
+  /// caller shares goes on for that caller); each counts as failed, and
+  /// `progress` is called once. Nuke's `stopPrefetching(with:)`.
+  public func stop(_ requests: [ImageRequest]) {
+    stop(keys: Set(requests.map(key(of:))))
+  }
+
   /// Cancels everything pending and running; cancelled requests count as
   /// failed.
   public func cancelAll() {
-    let (tasks, finished) = state.withLock { state -> ([ImageTask], Bool) in
-      state.progress.failed += state.pending.count - state.pendingHead
-      state.pending = []
-      state.pendingHead = 0
-      state.generation += 1
-      let tasks = Array(state.running.values)
-      return (tasks, state.running.isEmpty && state.starting.isEmpty)
-    }
-    for task in tasks { task.cancel() }
-    if finished { completeIfDone() }
+    stop(keys: nil)
   }
 
-  /// Counts so far.
-  public var progress: Progress { state.withLock { $0.progress } }
-
-  private func pump() {
-    while true {
-      let next = state.withLock { state -> (Int, Int, ImageRequest)? in
-        guard state.running.count + state.starting.count < maximumConcurrentPrefetches,
-          state.pendingHead < state.pending.count
-        else {
-          return nil
-        }
-        let id = state.nextID
-        state.nextID += 1
-        state.starting.insert(id)
-        let request = state.pending[state.pendingHead]
-        state.pendingHead += 1
-        if state.pendingHead == state.pending.count {
-          state.pending = []
-          state.pendingHead = 0
-        }
-        return (id, state.generation, request)
-      }
-      guard let (id, generation, request) = next else { break }
-      let key = request.cacheKey(defaultFilter: manager.configuration.cacheKeyFilter)
-      if !request.options.contains(.forceRefresh), manager.configuration.cache.cachedType(forKey: key) != .none {
-        state.withLock { _ = $0.starting.remove(id) }
-        record { $0.skipped += 1 }
-        continue
-      }
-      let task = manager.loadImage(with: request, callbackQueue: .immediate) { [weak self] result in
-        self?.finished(id, result)
-      }
-      // The completion may already have run (it found the slot in
-      // `starting`); only a task still going is kept for cancelAll.
-      let cancelNow = state.withLock { state -> Bool in
-        guard state.starting.remove(id) != nil else { return false }
-        state.running[id] = task
-        return state.generation != generation
-      }
-      if cancelNow { task.cancel() }
-    }
-    completeIfDone()
+  /// Stops starting loads until ``resume()``; running ones go on (Nuke's
+  /// `isPaused`). For a view that scrolls fast: pause while it flings,
+  /// resume when it settles.
+  public func pause() {
+    state.withLock { $0.queue.setPaused(true) }
   }
 
-  private func finished(_ id: Int, _ result: Result<ImageResult, MagpieError>) {
-    state.withLock { state in
-      state.starting.remove(id)
-      state.running[id] = nil
-    }
-    record { progress in
-      if case .success = result { progress.finished += 1 } else { progress.failed += 1 }
-    }
+  /// Starts loads again after ``pause()``.
+  public func resume() {
+    state.withLock { $0.queue.setPaused(false) }
     pump()
   }
 
-  private func record(_ change: (inout Progress) -> Void) {
-    let (progress, handler) = state.withLock { state -> (Progress, (@Sendable (Progress) -> Void)?) in
-      change(&state.progress)
-      return (state.progress, state.onProgress)
-    }
-    handler?(progress)
+  /// Whether starting loads is paused.
+  public var isPaused: Bool { state.withLock { $0.queue.isPaused } }
+
+  /// Counts so far.
+  public var progress: Progress { state.withLock { $0.queue.progress } }
+
+  /// Which requests finished, were skipped and failed (Kingfisher's
+  /// `completedResources`, `skippedResources`, `failedResources`).
+  public var report: Report { state.withLock { $0.queue.report } }
+
+  private func key(of request: ImageRequest) -> ImageCacheKey {
+    request.cacheKey(defaultFilter: manager.configuration.cacheKeyFilter)
   }
 
-  private func completeIfDone() {
-    let (waiters, progress) = state.withLock { state -> ([CheckedContinuation<Progress, Never>], Progress) in
-      guard state.pending.isEmpty, state.running.isEmpty, state.progress.completed >= state.progress.total else {
-        return ([], state.progress)
+  private func stop(keys: Set<ImageCacheKey>?) {
+    let (tasks, progress) = state.withLock { ($0.queue.stop(keys: keys), $0.queue.progress) }
+    for task in tasks { task.cancel() }
+    record(progress)
+  }
+
+  private func pump() {
+    while let entry = state.withLock({ $0.queue.next() }) {
+      let request = entry.request
+      if !request.options.contains(.forceRefresh), manager.configuration.cache.cachedType(forKey: entry.key) != .none {
+        record(state.withLock { $0.queue.complete(entry.id, .skipped) })
+        continue
       }
-      defer { state.waiters = [] }
-      return (state.waiters, state.progress)
+      let id = entry.id
+      let task = manager.loadImage(with: request, callbackQueue: .immediate) { [weak self] result in
+        self?.finished(id, result)
+      }
+      // The load may have ended already, or been stopped meanwhile.
+      if !state.withLock({ $0.queue.attach(task, to: id) }) { task.cancel() }
     }
-    for waiter in waiters { waiter.resume(returning: progress) }
+    record(nil)
+  }
+
+  private func finished(_ id: Int, _ result: Result<ImageResult, MagpieError>) {
+    let outcome: PrefetchQueue.Outcome
+    if case .success = result { outcome = .finished } else { outcome = .failed }
+    record(state.withLock { $0.queue.complete(id, outcome) })
+    pump()
+  }
+
+  /// Reports `progress` (when something completed) and resumes the
+  /// waiters once everything has.
+  private func record(_ progress: Progress?) {
+    let (handler, waiters, done) = state.withLock {
+      state -> ((@Sendable (Progress) -> Void)?, [CheckedContinuation<Progress, Never>], Progress) in
+      guard state.queue.isDone else { return (state.onProgress, [], state.queue.progress) }
+      defer { state.waiters = [] }
+      return (state.onProgress, state.waiters, state.queue.progress)
+    }
+    if let progress { handler?(progress) }
+    for waiter in waiters { waiter.resume(returning: done) }
   }
 }

@@ -48,6 +48,44 @@ import Testing
     #expect(loader.startedURLs.count - startedBefore == 15)
     #expect(seen.value.map(\.completed) == Array(1...20))
     #expect(try await manager.image(for: ImageRequest(url: url(12))).cacheType == .memory)
+    let report = prefetcher.report
+    #expect(Set(report.skipped.compactMap(\.url)) == Set((0..<5).map(url)))
+    #expect(Set(report.failed.compactMap(\.url)) == [url(9), url(19)])
+    #expect(Set(report.finished.compactMap(\.url)) == Set((5..<20).filter { $0 % 10 != 9 }.map(url)))
+  }
+
+  @Test func aPausedPrefetcherStartsNothingUntilResumed() async throws {
+    let manager = try manager()
+    for index in 0..<4 { loader.script(url(index), .respond(body: try png(index))) }
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 2)
+    prefetcher.pause()
+    #expect(prefetcher.isPaused)
+    prefetcher.start((0..<4).map { ImageRequest(url: url($0)) })
+    // Starting is synchronous: a paused prefetcher made no task to start.
+    #expect(prefetcher.progress.completed == 0)
+    #expect(loader.startedURLs.isEmpty)
+    prefetcher.resume()
+    let result = await prefetcher.prefetch([])
+    #expect(result == ImagePrefetcher.Progress(total: 4, finished: 4, skipped: 0, failed: 0))
+    #expect(loader.startedURLs.count == 4)
+  }
+
+  @Test func stoppingSomeRequestsCancelsTheRunningOneAndDropsTheWaitingOne() async throws {
+    let manager = try manager()
+    for index in 0..<6 { loader.script(url(index), .respond(body: try png(index))) }
+    loader.suspend()
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 2)
+    prefetcher.start((0..<6).map { ImageRequest(url: url($0)) })
+    await loader.waitForStarts(2)
+    prefetcher.stop([ImageRequest(url: url(0)), ImageRequest(url: url(3))])
+    await loader.waitForCancels(1)
+    loader.resume()
+    let result = await prefetcher.prefetch([])
+    #expect(result == ImagePrefetcher.Progress(total: 6, finished: 4, skipped: 0, failed: 2))
+    #expect(loader.cancelledURLs == [url(0).absoluteString])
+    #expect(!loader.startedURLs.contains(url(3).absoluteString))
+    #expect(prefetcher.report.failed.compactMap(\.url) == [url(3), url(0)])
+    #expect(Set(prefetcher.report.finished.compactMap(\.url)) == [url(1), url(2), url(4), url(5)])
   }
 
   @Test func neverRunsMoreThanItsLimit() async throws {
