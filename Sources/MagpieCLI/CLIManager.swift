@@ -23,7 +23,7 @@ enum CLIManager {
     let tiers = (disk.map { [CacheTier($0)] } ?? []) + (redis.map { [$0.tier] } ?? [])
     let cache = ImageCache(tiers: tiers, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: CurlDataLoader(), maximumConcurrentDownloads: concurrency))
+      configuration: .init(dataLoader: CurlDataLoader(), maximumConcurrentDownloads: concurrency, rateLimit: nil))
     return ImageManager(
       configuration: .init(
         cache: cache, downloader: downloader,

@@ -89,7 +89,7 @@ enum CacheBenchCommand {
   /// completion API, next to the bare `MemoryCache` lookup.
   static func managerHits() async {
     let cache = ImageCache(diskCache: nil, trimsOnMemoryPressure: false)
-    let downloader = ImageDownloader(configuration: .init(dataLoader: OfflineDataLoader()))
+    let downloader = ImageDownloader(configuration: .init(dataLoader: OfflineDataLoader(), rateLimit: nil))
     let manager = ImageManager(configuration: .init(cache: cache, downloader: downloader))
     let requests = (0..<100).map { ImageRequest(url: URL(string: "https://images.example.com/gallery/\($0).jpg")!) }
     let image = Image(pixels: PixelBuffer(width: 1, height: 1))

@@ -71,7 +71,8 @@ enum LoaderBenchCommand {
   /// Every URL handed to one downloader at once; returns when all ended.
   private static func viaDownloader(_ urls: [URL], loader: any DataLoading, concurrency: Int, tally: Tally) async {
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: concurrency, retryPolicy: .never))
+      configuration: .init(
+        dataLoader: loader, maximumConcurrentDownloads: concurrency, retryPolicy: .never, rateLimit: nil))
     let left = Atomic<Int>(urls.count)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       for url in urls {

@@ -14,7 +14,8 @@ struct HostilePipeline {
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
     let downloader = ImageDownloader(
       configuration: .init(
-        dataLoader: kind.make(configuration), retryPolicy: RetryPolicy(maximumAttempts: 1), sleep: { _ in }))
+        dataLoader: kind.make(configuration), retryPolicy: RetryPolicy(maximumAttempts: 1), rateLimit: nil,
+        sleep: { _ in }))
     manager = ImageManager(
       configuration: .init(
         cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false), downloader: downloader

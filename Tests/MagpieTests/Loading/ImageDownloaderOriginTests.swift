@@ -46,7 +46,7 @@ import Testing
     #expect(loader is any QueueingDataLoader)
     let downloader = ImageDownloader(
       configuration: .init(
-        dataLoader: loader, maximumConcurrentDownloads: 1, executionOrder: order, retryPolicy: .never))
+        dataLoader: loader, maximumConcurrentDownloads: 1, executionOrder: order, retryPolicy: .never, rateLimit: nil))
     let done = AsyncCounter()
     let failures = Lock<[Int: MagpieError]>([:])
     let uris = (0..<6).map { "/cutout-01.png?\($0)" }
@@ -81,7 +81,7 @@ import Testing
   @Test func aFinishedDownloadKeepsNothing() async throws {
     let origin = try NginxOrigin(serving: root)
     defer { origin.stop() }
-    let downloader = ImageDownloader(configuration: .init(dataLoader: CurlDataLoader()))
+    let downloader = ImageDownloader(configuration: .init(dataLoader: CurlDataLoader(), rateLimit: nil))
     weak var stage: PipelineStage<ImageDownloader.Response>?
     do {
       let subscription = downloader.subscribe(

@@ -17,7 +17,7 @@ import Testing
     ImageDownloader(
       configuration: .init(
         dataLoader: loader, maximumConcurrentDownloads: maximum, executionOrder: order, retryPolicy: retry,
-        sleep: { duration in sleeps.record(duration) }))
+        rateLimit: nil, sleep: { duration in sleeps.record(duration) }))
   }
 
   /// The waits a downloader asked for, instead of waiting: a virtual clock.

@@ -38,7 +38,7 @@ import Testing
     defer { origin.stop() }
     let tally = Tally()
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
-    var downloads = ImageDownloader.Configuration(dataLoader: CurlDataLoader())
+    var downloads = ImageDownloader.Configuration(dataLoader: CurlDataLoader(), rateLimit: nil)
     downloads.engineObserver = tally.observer
     var configuration = ImageManager.Configuration(
       cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false),
@@ -61,7 +61,7 @@ import Testing
   @Test func oneProgressEventPassesTwoLocks() async throws {
     let loader = MockDataLoader()
     loader.suspend()
-    let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never))
+    let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil))
     let manager = ImageManager(
       configuration: .init(
         cache: ImageCache(memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false),
@@ -96,7 +96,7 @@ import Testing
     loader.suspend()
     let events = EngineEventLog()
     var downloads = ImageDownloader.Configuration(
-      dataLoader: loader, maximumConcurrentDownloads: 1, retryPolicy: .never)
+      dataLoader: loader, maximumConcurrentDownloads: 1, retryPolicy: .never, rateLimit: nil)
     downloads.engineObserver = events.observer
     let manager = ImageManager(
       configuration: .init(

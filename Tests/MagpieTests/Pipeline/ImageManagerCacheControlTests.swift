@@ -25,7 +25,8 @@ import Testing
   private func manager() throws -> ImageManager {
     let cache = ImageCache(
       memoryCache: .frozen(), tiers: [CacheTier(try disk()), CacheTier(remote)], trimsOnMemoryPressure: false)
-    let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
+    let downloader = ImageDownloader(
+      configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil, sleep: { _ in }))
     return ImageManager(configuration: .init(cache: cache, downloader: downloader))
   }
 

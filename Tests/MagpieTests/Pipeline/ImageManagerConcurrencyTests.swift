@@ -10,7 +10,7 @@ import Testing
   let events = EngineEventLog()
 
   private func downloader() -> ImageDownloader {
-    ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
+    ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil, sleep: { _ in }))
   }
 
   private func cache() -> ImageCache {
@@ -47,7 +47,7 @@ import Testing
 
   @Test func withoutAConcurrencyTheDownloaderKeepsItsOwnLimit() {
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: 3, retryPolicy: .never))
+      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: 3, retryPolicy: .never, rateLimit: nil))
     let manager = ImageManager(
       configuration: .init(cache: cache(), downloader: downloader))
     #expect(manager.configuration.concurrency == .init(downloads: 3))

@@ -23,7 +23,8 @@ import Testing
     ImageManager(
       configuration: .init(
         cache: ImageCache(memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false),
-        downloader: ImageDownloader(configuration: .init(dataLoader: CurlDataLoader(), retryPolicy: .never))))
+        downloader: ImageDownloader(
+          configuration: .init(dataLoader: CurlDataLoader(), retryPolicy: .never, rateLimit: nil))))
   }
 
   @Test func aFailingPrimaryFallsBackToTheNextSourceInOrder() async throws {

@@ -29,7 +29,8 @@ extension ImageManagerFixture {
       memoryCache: .frozen(), diskCache: disk,
       serializer: serializer ?? DefaultCacheSerializer(registry: registry), trimsOnMemoryPressure: false)
     var downloads = ImageDownloader.Configuration(
-      dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never, sleep: { _ in })
+      dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never, rateLimit: nil,
+      sleep: { _ in })
     downloads.engineObserver = events.observer
     let downloader = ImageDownloader(configuration: downloads)
     var onWriteFailure: (@Sendable (MagpieError, ImageCacheKey) -> Void)?

@@ -26,7 +26,7 @@ import Testing
   private func manager(limit: Int64? = nil) -> ImageManager {
     var configuration = ImageManager.Configuration(
       cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false),
-      downloader: ImageDownloader(configuration: .init(dataLoader: CurlDataLoader())))
+      downloader: ImageDownloader(configuration: .init(dataLoader: CurlDataLoader(), rateLimit: nil)))
     if let limit { configuration.maximumLocalSourceBytes = limit }
     return ImageManager(configuration: configuration)
   }

@@ -24,7 +24,7 @@ import Testing
       configuration: DataLoaderConfiguration(
         timeout: timeout, resourceTimeout: resourceTimeout, maximumBodySize: maximumBody))
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, retryPolicy: retry, sleep: { _ in }))
+      configuration: .init(dataLoader: loader, retryPolicy: retry, rateLimit: nil, sleep: { _ in }))
     var configuration = ImageManager.Configuration(
       cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false), downloader: downloader)
     configuration.engineObserver = events.observer

@@ -14,7 +14,8 @@ import Testing
   private func manager(processing: Int = ProcessInfo.processInfo.activeProcessorCount) -> ImageManager {
     let cache = ImageCache(
       memoryCache: .frozen(totalCost: 64 << 20), diskCache: nil, trimsOnMemoryPressure: false)
-    let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
+    let downloader = ImageDownloader(
+      configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil, sleep: { _ in }))
     var configuration = ImageManager.Configuration(
       cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]),
       concurrency: .init(decodes: 1, processing: processing))

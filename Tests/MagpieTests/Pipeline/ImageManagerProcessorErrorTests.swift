@@ -22,7 +22,7 @@ import Testing
     let cache = ImageCache(
       memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
+      configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil, sleep: { _ in }))
     return ImageManager(
       configuration: ImageManager.Configuration(
         cache: cache, downloader: downloader, decodeLimits: DecodeOptions(maxPixelCount: maxPixelCount)))

@@ -21,7 +21,8 @@ import Testing
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
     let cache = ImageCache(
       memoryCache: .frozen(totalCost: 64 << 20), diskCache: disk, trimsOnMemoryPressure: false)
-    let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
+    let downloader = ImageDownloader(
+      configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil, sleep: { _ in }))
     var configuration = ImageManager.Configuration(
       cache: cache, downloader: downloader, registry: CoderRegistry(builtIn: [coder]))
     configuration.engineObserver = events.observer

@@ -25,7 +25,7 @@ import Testing
       memoryCache: .frozen(), tiers: tiers, trimsOnMemoryPressure: false,
       readFailed: readFailed)
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, retryPolicy: .never, sleep: { _ in }))
+      configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil, sleep: { _ in }))
     return ImageManager(configuration: .init(cache: cache, downloader: downloader))
   }
 

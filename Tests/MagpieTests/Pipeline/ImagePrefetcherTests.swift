@@ -14,7 +14,7 @@ import Testing
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent("cache")))
     let cache = ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false)
     var downloads = ImageDownloader.Configuration(
-      dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never)
+      dataLoader: loader, maximumConcurrentDownloads: maximumDownloads, retryPolicy: .never, rateLimit: nil)
     downloads.engineObserver = events.observer
     return ImageManager(configuration: .init(cache: cache, downloader: ImageDownloader(configuration: downloads)))
   }

@@ -10,7 +10,8 @@ import Testing
     let cache = ImageCache(
       memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false)
     let downloader = ImageDownloader(
-      configuration: .init(dataLoader: loader, maximumConcurrentDownloads: 6, retryPolicy: .never, sleep: { _ in }))
+      configuration: .init(
+        dataLoader: loader, maximumConcurrentDownloads: 6, retryPolicy: .never, rateLimit: nil, sleep: { _ in }))
     return ImageManager(configuration: ImageManager.Configuration(cache: cache, downloader: downloader))
   }
 

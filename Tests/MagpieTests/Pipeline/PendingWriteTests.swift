@@ -21,7 +21,7 @@ import Testing
   private func manager(tier storage: InMemoryStorage) -> ImageManager {
     storage.holdWrites()
     let tier = CacheTier(storage)
-    let downloader = ImageDownloader(configuration: .init(dataLoader: CurlDataLoader()))
+    let downloader = ImageDownloader(configuration: .init(dataLoader: CurlDataLoader(), rateLimit: nil))
     return ImageManager(
       configuration: .init(
         cache: ImageCache(memoryCache: .frozen(), tiers: [tier], trimsOnMemoryPressure: false),
@@ -90,7 +90,8 @@ import Testing
     let data = try Data(contentsOf: root.appendingPathComponent("cutout-01.png"))
     let key = ImageCacheKey(source: "memory://cutout")
     let image = try CoderRegistry.shared.decode(data)
-    let ticket = cache.stageWriteBehind(image, original: data, forKey: key, metadata: nil, alsoOriginal: false, access: .all)
+    let ticket = cache.stageWriteBehind(
+      image, original: data, forKey: key, metadata: nil, alsoOriginal: false, access: .all)
     #expect(ticket != nil)
     #expect(cache.cachedType(forKey: key) == .tier("remote"))
     #expect(

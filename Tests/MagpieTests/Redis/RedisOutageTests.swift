@@ -44,7 +44,7 @@
       for (index, url) in urls.enumerated() { loader.script(url, .respond(body: try png(UInt8(index * 20)))) }
       let cache = ImageCache(
         memoryCache: .frozen(), tiers: [CacheTier(redis, writeMode: .writeThrough)], trimsOnMemoryPressure: false)
-      let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never))
+      let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil))
       let manager = ImageManager(configuration: .init(cache: cache, downloader: downloader))
       for url in urls.prefix(4) { _ = try await manager.image(for: ImageRequest(url: url)) }
       #expect(redis.statistics.stores == 4)

@@ -93,7 +93,7 @@
       func manager() -> ImageManager {
         let cache = ImageCache(
           memoryCache: .frozen(), tiers: [CacheTier(redis, writeMode: .writeThrough)], trimsOnMemoryPressure: false)
-        let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never))
+        let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil))
         return ImageManager(configuration: .init(cache: cache, downloader: downloader))
       }
       #expect(try await manager().image(for: ImageRequest(url: url)).cacheType == .none)
@@ -132,7 +132,7 @@
         let cache = ImageCache(
           memoryCache: .frozen(), tiers: [CacheTier(disk), CacheTier(redis, writeMode: .writeThrough)],
           trimsOnMemoryPressure: false)
-        let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never))
+        let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil))
         return (ImageManager(configuration: .init(cache: cache, downloader: downloader)), disk)
       }
       let (first, _) = try instance("first")

@@ -15,7 +15,8 @@ import Testing
       configuration: ImageManager.Configuration(
         cache: ImageCache(memoryCache: .frozen(), diskCache: disk, trimsOnMemoryPressure: false),
         downloader: ImageDownloader(
-          configuration: .init(dataLoader: origin, maximumConcurrentDownloads: 6, retryPolicy: .never))))
+          configuration: .init(dataLoader: origin, maximumConcurrentDownloads: 6, retryPolicy: .never, rateLimit: nil)))
+    )
     let targets = (0..<100).map { _ in FakeImageView() }
     var last = [Int](repeating: -1, count: targets.count)
     var random = SplitMix64(seed: 7)

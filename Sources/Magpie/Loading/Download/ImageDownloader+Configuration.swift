@@ -13,16 +13,24 @@ extension ImageDownloader {
     public var retryPolicy: RetryPolicy
     /// Waits between attempts; tests substitute a virtual clock.
     public var sleep: @Sendable (Duration) async throws -> Void
+    /// How many transfers may start a second (``RateLimit/default``: 80,
+    /// 25 at once, as Nuke's); `nil` starts each as soon as it has a slot.
+    /// Attempts of a retry pass it too. Servers and batch tools that load
+    /// a known list want `nil`; a UI over a scrolling list wants it on.
+    public var rateLimit: RateLimit?
+    /// The rate limiter's clock; tests substitute a virtual one.
+    var rateClock = RateClock.system
     /// Gets the download stage's ``EngineEvent``s (tests observe the
     /// tasks it makes through it).
     var engineObserver: (@Sendable (EngineEvent) -> Void)?
 
-    /// Defaults: 6 at once, FIFO, three attempts.
+    /// Defaults: 6 at once, FIFO, three attempts, 80 starts a second.
     public init(
       dataLoader: any DataLoading, maximumConcurrentDownloads: Int = 6, executionOrder: ExecutionOrder = .fifo,
-      retryPolicy: RetryPolicy = RetryPolicy(),
+      retryPolicy: RetryPolicy = RetryPolicy(), rateLimit: RateLimit? = .default,
       sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
+      self.rateLimit = rateLimit
       self.dataLoader = dataLoader
       self.maximumConcurrentDownloads = max(1, maximumConcurrentDownloads)
       self.executionOrder = executionOrder

@@ -30,7 +30,8 @@ public final class ImageDownloader: Sendable {
     self.configuration = configuration
     let order: WorkQueue.Order = configuration.executionOrder == .fifo ? .fifo : .lifo
     queue = TransferQueue(
-      maximumRunning: configuration.maximumConcurrentDownloads, order: order, observer: configuration.engineObserver)
+      maximumRunning: configuration.maximumConcurrentDownloads, order: order, observer: configuration.engineObserver,
+      gate: configuration.rateLimit.map { StartGate($0, clock: configuration.rateClock) })
     transfers = StageTable(kind: .download, observer: configuration.engineObserver)
   }
 

@@ -24,12 +24,18 @@ final class TransferQueue: Sendable {
   private let state: Lock<State>
   /// Told how many wait each time a transfer joins the line.
   private let observer: (@Sendable (EngineEvent) -> Void)?
+  /// The rate limiter a transfer passes after it gets its slot, if any.
+  let gate: StartGate?
 
   /// A line running at most `maximumRunning` transfers at once, reporting
-  /// to `observer`.
-  init(maximumRunning: Int, order: WorkQueue.Order, observer: (@Sendable (EngineEvent) -> Void)? = nil) {
+  /// to `observer`, whose starts pass `gate` when there is one.
+  init(
+    maximumRunning: Int, order: WorkQueue.Order, observer: (@Sendable (EngineEvent) -> Void)? = nil,
+    gate: StartGate? = nil
+  ) {
     state = Lock(State(queue: WorkQueue(maximumRunning: max(1, maximumRunning), order: order)))
     self.observer = observer
+    self.gate = gate
   }
 
   /// Transfers allowed at once.
@@ -65,9 +71,10 @@ final class TransferQueue: Sendable {
     state.withLock { $0.queue.setPriority(id, priority) }
   }
 
-  /// Takes `id` out of the line: a waiting transfer leaves it (its start
-  /// never runs; returns `true`), a running one frees its slot for the
-  /// next. Calling it again does nothing.
+  /// Takes `id` out of the line: a waiting transfer, or one held by the
+  /// rate limiter, leaves it (its start never runs; returns `true`), a
+  /// running one frees its slot for the next. Calling it again does
+  /// nothing.
   @discardableResult
   func remove(_ id: Int) -> Bool {
     let (wasWaiting, started) = state.withLock { state -> (Bool, [(Int, Start)]) in
@@ -75,11 +82,18 @@ final class TransferQueue: Sendable {
       state.starts[id] = nil
       return (wasWaiting, state.take(state.queue.remove(id)))
     }
+    let wasHeld = gate?.drop(id) ?? false
     run(started)
-    return wasWaiting
+    return wasWaiting || wasHeld
   }
 
+  /// Starts the transfers that got a slot, through the rate limiter when
+  /// there is one.
   private func run(_ started: [(Int, Start)]) {
-    for (id, start) in started { start(id) }
+    guard let gate else {
+      for (id, start) in started { start(id) }
+      return
+    }
+    for (id, start) in started { gate.admit(id, start) }
   }
 }
