@@ -178,7 +178,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("jpeg")]),
     .testTarget(
       name: "MagpieTests",
-      dependencies: ["Magpie", "CMagpieCodecs", "CDeflate", "MagpieFuzzHarnesses", "CMagpieTestSupport"]
+      dependencies: ["Magpie", "CMagpieCodecs", "CDeflate", "COpenSSL", "MagpieFuzzHarnesses", "CMagpieTestSupport"]
         + optionalModules,
       exclude: ["Fixtures"]),
   ] + optionalCoders.flatMap(\.targets) + fuzzTargets

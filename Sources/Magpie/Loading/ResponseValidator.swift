@@ -33,13 +33,19 @@ package struct ResponseValidator {
   private(set) var isNotModified = false
 
   /// Checks for a response to `request`.
+  /// A header the pipeline sets on a request whose body a
+  /// ``DataTransformer`` will turn into an image (an encrypted one, say):
+  /// its body is not sniffed. Loaders never send it.
+  package static let opaqueBodyField = "X-Magpie-Opaque-Body"
+
   package init(request: URLRequest, configuration: DataLoaderConfiguration) {
     isConditional =
       request.value(forHTTPHeaderField: "If-None-Match") != nil
       || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
     isHead = request.httpMethod?.uppercased() == "HEAD"
     maximumBodySize = configuration.maximumBodySize
-    requiresImageContent = configuration.requiresImageContent && !isHead
+    requiresImageContent =
+      configuration.requiresImageContent && !isHead && request.value(forHTTPHeaderField: Self.opaqueBodyField) == nil
   }
 
   /// Checks the head of the final response.

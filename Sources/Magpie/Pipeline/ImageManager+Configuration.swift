@@ -26,6 +26,14 @@ extension ImageManager {
     /// 64 MiB, as the loaders' `maximumBodySize`): a larger file is
     /// refused from its size, before it is read.
     public var maximumLocalSourceBytes: Int64 = 64 << 20
+    /// Run on every HTTP response from a source before its body is used,
+    /// before each request's own (see ``ResponseModifier``). None by
+    /// default.
+    public var responseModifiers: [ResponseModifier] = []
+    /// Run on every source's bytes before decoding and before the
+    /// original is cached, before each request's own (see
+    /// ``DataTransformer``). None by default.
+    public var dataTransformers: [DataTransformer] = []
     /// Gets the engine's ``EngineEvent``s (tests and diagnostics observe
     /// the shared work through it).
     var engineObserver: (@Sendable (EngineEvent) -> Void)?

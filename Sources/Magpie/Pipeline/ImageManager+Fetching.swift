@@ -21,7 +21,9 @@ extension ImageManager {
   ) -> FetchKey {
     FetchKey(
       source: keys.source, transfer: transfer, fromCache: sources.cache, access: keys.access, fromSource: sources.source,
-      progressive: request.options.contains(.progressiveLoad))
+      // Bytes a transformer has yet to turn into an image make no preview.
+      progressive: request.options.contains(.progressiveLoad) && keys.hooks.transformers.isEmpty,
+      hooks: keys.hooks.key)
   }
 
   /// Joins (or starts) the fetch `key` names for `request`, passing its
@@ -30,20 +32,22 @@ extension ImageManager {
   /// is the download's outcome, passed on without a task of its own; one
   /// that reads the tiers first, or a provider, runs on a task.
   func subscribeFetch(
-    for request: ImageRequest, cacheKey: ImageCacheKey, key: FetchKey, priority: ImageRequest.Priority,
-    observer: StageObserver,
+    for request: ImageRequest, cacheKey: ImageCacheKey, key: FetchKey, hooks: ResponseHooks,
+    priority: ImageRequest.Priority, observer: StageObserver,
     completion: PipelineStage<FetchedData>.Completion? = nil
   ) -> StageSubscription<FetchedData> {
     fetches.subscribe(
       key: key, priority: priority, observer: observer, wantsData: false, completion: completion
     ) { [self] stage in
-      if !key.fromCache, key.fromSource, case .network(let urlRequest) = request.source,
+      // Straight from the network with nothing to run on the bytes: the
+      // download's outcome, passed on without a task.
+      if !key.fromCache, key.fromSource, hooks.isEmpty, case .network(let urlRequest) = request.source,
         !LocalURLSource.isLocal(urlRequest.url)
       {
         stage.start(driving: { download(urlRequest, key: key, stage: $0) })
       } else {
         stage.start { [self] fetch throws(MagpieError) in
-          try await self.fetch(request, cacheKey: cacheKey, key: key, stage: fetch)
+          try await self.fetch(request, cacheKey: cacheKey, key: key, hooks: hooks, stage: fetch)
         }
         configuration.engineObserver?(.taskMade(.stage(.fetch)))
       }
@@ -79,7 +83,8 @@ extension ImageManager {
   /// The fetch stage's work: the original from the first cache tier that
   /// has it, else the source's bytes.
   private func fetch(
-    _ request: ImageRequest, cacheKey key: ImageCacheKey, key fetchKey: FetchKey, stage: PipelineStage<FetchedData>
+    _ request: ImageRequest, cacheKey key: ImageCacheKey, key fetchKey: FetchKey, hooks: ResponseHooks,
+    stage: PipelineStage<FetchedData>
   ) async throws(MagpieError) -> FetchedData {
     var metrics = ImageTaskMetrics()
     if fetchKey.fromCache {
@@ -100,7 +105,10 @@ extension ImageManager {
       let shown = URL(string: key.source).map(\.redactedDescription) ?? "the image"
       throw MagpieError(.notCached, "\(shown) is not in the cache and the request allows only the cache")
     }
-    let (data, response) = try await load(request, transfer: fetchKey.transfer, stage: stage, metrics: &metrics)
+    var (data, response) = try await load(
+      request, transfer: fetchKey.transfer, hooks: hooks, progressive: fetchKey.progressive, stage: stage,
+      metrics: &metrics)
+    if !hooks.isEmpty { (data, response) = try await hooks.apply(to: data, response: response) }
     return FetchedData(data: data, response: response, cacheType: .none, metrics: metrics)
   }
 
@@ -108,7 +116,8 @@ extension ImageManager {
   /// read from the provider or the `file://` or `data:` URL, at the
   /// stage's priority.
   private func load(
-    _ request: ImageRequest, transfer: TransferKey?, stage: PipelineStage<FetchedData>,
+    _ request: ImageRequest, transfer: TransferKey?, hooks: ResponseHooks, progressive: Bool,
+    stage: PipelineStage<FetchedData>,
     metrics: inout ImageTaskMetrics
   ) async throws(MagpieError) -> (Data, HTTPURLResponse?) {
     let clock = ContinuousClock()
@@ -120,10 +129,9 @@ extension ImageManager {
     case .network(let urlRequest) where LocalURLSource.isLocal(urlRequest.url):
       local = try await LocalURLSource.data(of: urlRequest.url!, maximumBytes: configuration.maximumLocalSourceBytes)
     case .network(let urlRequest):
-      let progressive = request.options.contains(.progressiveLoad)
       let priority = stage.priority
       let download = configuration.downloader.subscribe(
-        urlRequest, key: transfer, priority: priority, wantsData: progressive,
+        hooks.prepared(urlRequest), key: transfer, priority: priority, wantsData: progressive,
         observer: .sink(stage, passesData: progressive))
       let fetched = Self.fetched(try await stage.awaiting(download, subscribedAt: priority))
       metrics.add(fetched.metrics)

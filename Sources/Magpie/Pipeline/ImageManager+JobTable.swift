@@ -18,7 +18,7 @@ extension ImageManager {
   ) {
     let request = task.request
     // Built once: the job, its stages and its store use them.
-    let keys = LoadKeys(request, cache: cacheKey)
+    let keys = LoadKeys(request, cache: cacheKey, configuration: configuration)
     if request.options.contains(.retryFailed) {
       failedSources.forget(keys.source)
     } else if let failure = failedSources.failure(of: keys.source) {

@@ -49,10 +49,11 @@ extension ImageManager {
     _ request: ImageRequest, from sources: FetchSources, job: LoadJob
   ) async throws(MagpieError) -> FetchedData {
     var transfer: TransferKey?
-    if case .network(let urlRequest) = request.source { transfer = TransferKey(urlRequest) }
+    if case .network(let urlRequest) = request.source { transfer = TransferKey(job.keys.hooks.prepared(urlRequest)) }
     let key = fetchKey(for: request, keys: job.keys, transfer: transfer, from: sources)
     let subscription = subscribeFetch(
-      for: request, cacheKey: job.keys.cache, key: key, priority: job.priority, observer: .sink(job, passesData: false))
+      for: request, cacheKey: job.keys.cache, key: key, hooks: job.keys.hooks, priority: job.priority,
+      observer: .sink(job, passesData: false))
     job.wait(on: .stage(subscription))
     defer { job.wait(on: nil) }
     return try await subscription.value()

@@ -18,6 +18,8 @@ extension ImageRequest {
     var alternativeSources: [Source] = []
     var skippedReads: Set<CacheType> = []
     var skippedWrites: Set<CacheType> = []
+    var responseModifiers: [ResponseModifier] = []
+    var dataTransformers: [DataTransformer] = []
 
     init(
       source: Source, urlString: String?, processors: [any ImageProcessor], options: ImageLoadingOptions,
@@ -43,6 +45,8 @@ extension ImageRequest {
       copy.alternativeSources = alternativeSources
       copy.skippedReads = skippedReads
       copy.skippedWrites = skippedWrites
+      copy.responseModifiers = responseModifiers
+      copy.dataTransformers = dataTransformers
       return copy
     }
   }

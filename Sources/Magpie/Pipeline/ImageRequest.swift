@@ -96,6 +96,20 @@ public struct ImageRequest: Sendable {
     get { storage.skippedWrites }
     set { update { $0.skippedWrites = newValue } }
   }
+  /// Run on this request's HTTP response after the manager's
+  /// ``ImageManager/Configuration/responseModifiers`` (see
+  /// ``ResponseModifier``).
+  public var responseModifiers: [ResponseModifier] {
+    get { storage.responseModifiers }
+    set { update { $0.responseModifiers = newValue } }
+  }
+  /// Run on this request's source bytes after the manager's
+  /// ``ImageManager/Configuration/dataTransformers`` (see
+  /// ``DataTransformer``).
+  public var dataTransformers: [DataTransformer] {
+    get { storage.dataTransformers }
+    set { update { $0.dataTransformers = newValue } }
+  }
 
   /// A request for `source`.
   public init(

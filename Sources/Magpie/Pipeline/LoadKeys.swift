@@ -11,14 +11,17 @@ struct LoadKeys: Sendable {
   let job: JobKey
   /// The cache tiers the load reads and writes.
   let access: TierAccess
+  /// The response modifiers and data transformers it runs.
+  let hooks: ResponseHooks
 
   /// The keys of `request`, whose cache key is `cache` (built by the
   /// memory check before the load starts).
-  init(_ request: ImageRequest, cache: ImageCacheKey) {
+  init(_ request: ImageRequest, cache: ImageCacheKey, configuration: ImageManager.Configuration) {
     self.cache = cache
     source = cache.source
+    hooks = ResponseHooks(request, configuration: configuration)
     if case .network(let urlRequest) = request.source {
-      transfer = TransferKey(urlRequest)
+      transfer = TransferKey(hooks.prepared(urlRequest))
     } else {
       transfer = nil
     }
@@ -30,7 +33,7 @@ struct LoadKeys: Sendable {
     access = TierAccess(request)
     job = JobKey(
       cache: cache, behaviour: request.options.intersection(behaviour).rawValue, access: access, transfer: transfer,
-      alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
+      hooks: hooks.key, alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
   }
 }
 
@@ -45,6 +48,8 @@ struct JobKey: Hashable, Sendable {
   let access: TierAccess
   /// The download's key, for network sources (headers can differ).
   let transfer: TransferKey?
+  /// The response hooks' identifiers.
+  let hooks: [String]
   /// The fallback sources, in order (requests that fall back differently
   /// are different work).
   let alternatives: [String]

@@ -75,7 +75,7 @@ extension CurlActiveTransfer {
   private static func headerList(for request: URLRequest) -> UnsafeMutablePointer<curl_slist>? {
     var list: UnsafeMutablePointer<curl_slist>?
     let fields = request.allHTTPHeaderFields ?? [:]
-    for (name, value) in fields {
+    for (name, value) in fields where name != ResponseValidator.opaqueBodyField {
       // "Name;" sends an empty header; "Name: " would remove it.
       list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
     }

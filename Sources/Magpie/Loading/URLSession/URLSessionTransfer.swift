@@ -72,6 +72,7 @@ final class URLSessionTransfer: Sendable {
       request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     }
     var sent = request
+    sent.setValue(nil, forHTTPHeaderField: ResponseValidator.opaqueBodyField)
     // FoundationNetworking's own timer (whole seconds, reset on every
     // chunk) only backs ours up.
     sent.timeoutInterval = Double(configuration.resourceTimeout.components.seconds) + 5

@@ -14,6 +14,8 @@ struct FetchKey: Hashable, Sendable {
   let fromSource: Bool
   /// The fetch passes the bytes so far on (progressive loads).
   let progressive: Bool
+  /// The response hooks run on the source's bytes.
+  let hooks: [String]
 }
 
 /// One decode stage per fetch and decode plan: requests with equal keys
