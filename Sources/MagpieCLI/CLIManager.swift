@@ -4,10 +4,11 @@ import Magpie
 /// The image manager `magpie fetch` and `magpie prefetch` load through:
 /// the default data loader, a disk cache in `--cache-dir` (or the default
 /// folder), or memory only with `--no-cache`, and the `--redis` tier
-/// behind it.
+/// behind it. No rate limit (a list is loaded, nothing cancelled) and, unless
+/// `resumes`, no resumed downloads (a retry starts over).
 enum CLIManager {
   static func make(
-    cacheDirectory: String?, noCache: Bool, concurrency: Int = 6, redis: RedisOption? = nil
+    cacheDirectory: String?, noCache: Bool, concurrency: Int = 6, redis: RedisOption? = nil, resumes: Bool = false
   ) throws(CLIError) -> ImageManager {
     let disk: DiskCache?
     if noCache {
@@ -22,8 +23,10 @@ enum CLIManager {
     }
     let tiers = (disk.map { [CacheTier($0)] } ?? []) + (redis.map { [$0.tier] } ?? [])
     let cache = ImageCache(tiers: tiers, trimsOnMemoryPressure: false)
-    let downloader = ImageDownloader(
-      configuration: .init(dataLoader: CurlDataLoader(), maximumConcurrentDownloads: concurrency, rateLimit: nil))
+    var downloads = ImageDownloader.Configuration(
+      dataLoader: CurlDataLoader(), maximumConcurrentDownloads: concurrency, rateLimit: nil)
+    downloads.resumesDownloads = resumes
+    let downloader = ImageDownloader(configuration: downloads)
     return ImageManager(
       configuration: .init(
         cache: cache, downloader: downloader,

@@ -19,6 +19,9 @@ package struct ResponseValidator {
 
   private let isConditional: Bool
   private let isHead: Bool
+  /// The request asked for a byte range (a resume): a `206` body starts
+  /// mid-file and is not sniffed.
+  private let isRanged: Bool
   private let maximumBodySize: Int64
   private let requiresImageContent: Bool
   private var held = Data()
@@ -43,6 +46,7 @@ package struct ResponseValidator {
       request.value(forHTTPHeaderField: "If-None-Match") != nil
       || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
     isHead = request.httpMethod?.uppercased() == "HEAD"
+    isRanged = request.value(forHTTPHeaderField: "Range") != nil
     maximumBodySize = configuration.maximumBodySize
     requiresImageContent =
       configuration.requiresImageContent && !isHead && request.value(forHTTPHeaderField: Self.opaqueBodyField) == nil
@@ -90,7 +94,7 @@ package struct ResponseValidator {
           "\(url) announced a \(length)-byte body, over the \(maximumBodySize)-byte limit (maximumBodySize)")
       }
     }
-    sniffed = !requiresImageContent
+    sniffed = !requiresImageContent || (isRanged && statusCode == 206)
   }
 
   /// A Content-Length value: digits, maybe padded with spaces.
@@ -154,7 +158,8 @@ package struct ResponseValidator {
     if let expected, received < expected {
       throw MagpieError(
         .invalidResponse,
-        "the body ended after \(received) of the \(expected) bytes its Content-Length announced")
+        "the body ended after \(received) of the \(expected) bytes its Content-Length announced",
+        underlying: BodyCut())
     }
     if requiresImageContent && received == 0 {
       throw MagpieError(.invalidResponse, "the server answered \(statusCode) with an empty body, not an image")

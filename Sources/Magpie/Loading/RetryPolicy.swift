@@ -22,8 +22,12 @@ public struct RetryPolicy: Sendable, Equatable {
   /// No retries.
   public static let never = RetryPolicy(maximumAttempts: 1)
 
-  /// Whether a failure of this kind may succeed if tried again.
+  /// Whether a failure of this kind may succeed if tried again: a network
+  /// failure, a timeout, a body cut short, a 5xx, 429 or 408.
   public static func isTransient(_ error: MagpieError) -> Bool {
+    // A body cut part-way (a short one included): the next attempt asks
+    // for the rest where the server allows it.
+    if error.cutsTransfer { return true }
     switch error.code {
     case .timedOut, .network: return true
     case .httpStatus:

@@ -94,4 +94,24 @@ import Testing
     #expect(second.stdout.split(separator: "\n").last == "0 finished, 4 skipped, 0 failed")
     #expect(try CLIRunner.run(["prefetch", list, "--concurrency", "0"]).status == 2)
   }
+
+  @Test func aFetchWhoseBodyIsCutAt60PercentCompletesWithOneRangedRetryWhenResuming() throws {
+    defer { origin.stop() }
+    let faults = try FaultOrigin()
+    defer { faults.stop() }
+    let photo = try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("samples/photo-02.jpg"))
+    let cut = photo.count * 6 / 10
+    faults.route("/resumed.jpg", .resumable(photo, etag: "\"v1\"", cutAt: cut))
+    faults.route("/restarted.jpg", .resumable(photo, etag: "\"v1\"", cutAt: cut))
+    let output = directory.path("resumed.jpg")
+    let resumed = try CLIRunner.run(
+      ["fetch", faults.url("/resumed.jpg").absoluteString, "--no-cache", "--resume", "-o", output])
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == photo)
+    #expect(faults.requests("/resumed.jpg").map { $0.headers["range"] } == [nil, "bytes=\(cut)-"])
+    // Without --resume the retry asks for the whole body again.
+    let restarted = try CLIRunner.run(["fetch", faults.url("/restarted.jpg").absoluteString, "--no-cache"])
+    #expect(restarted.status == 0, "\(restarted.stderr)")
+    #expect(faults.requests("/restarted.jpg").map { $0.headers["range"] } == [nil, nil])
+  }
 }

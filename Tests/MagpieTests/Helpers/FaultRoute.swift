@@ -53,4 +53,11 @@ enum FaultRoute: Sendable {
   case endlessChunked(prefix: Data)
   /// Announces `declared` bytes, sends all of `body` (more), then closes.
   case longBody(Data, declared: Int)
+  /// A server that takes byte ranges: the first request gets `200` with
+  /// all of `body` announced (`ETag`, `Accept-Ranges: bytes`) and
+  /// `cutAt` bytes sent before the connection closes; later ones get
+  /// `206` for `Range: bytes=N-` whose `If-Range` names the version now
+  /// served, else `200` whole. With `changedTo`, later requests serve
+  /// that version instead, under another ETag.
+  case resumable(Data, etag: String, cutAt: Int, changedTo: Data? = nil)
 }

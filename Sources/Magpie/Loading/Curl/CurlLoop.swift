@@ -215,7 +215,8 @@ final class CurlLoop {
       if spareHandles.count < 64 { spareHandles.append(easy) } else { curl_easy_cleanup(easy) }
       active.easy = nil
     }
-    active.flush(final: error == nil)
+    // A cut transfer hands over what it received too, for a resume.
+    active.flush(final: error?.cutsTransfer ?? true)
     active.transfer.finish(error)
   }
 

@@ -42,13 +42,15 @@ final class BodySink: Sendable {
     }
   }
 
-  /// The outcome once the transfer ended, with `error` or cleanly.
+  /// The outcome once the transfer ended, with `error` or cleanly. A
+  /// failure after some of the body keeps it (``PartialBody``), for a
+  /// resume.
   func finish(_ error: MagpieError?) -> Result<(Data, HTTPURLResponse), MagpieError> {
-    if let error { return .failure(error) }
     let (body, response) = state.withLock { state in
       defer { state.body = Data() }
       return (state.body, state.response)
     }
+    if let error { return .failure(PartialBody.attach(to: error, response: response, body: body)) }
     guard let response else {
       return .failure(MagpieError(.network, "the connection ended before a response arrived"))
     }

@@ -18,6 +18,13 @@ extension ImageDownloader {
     /// Attempts of a retry pass it too. Servers and batch tools that load
     /// a known list want `nil`; a UI over a scrolling list wants it on.
     public var rateLimit: RateLimit?
+    /// Whether a transfer that fails part-way keeps what it received, so
+    /// that the retry, or the next load of the URL, asks for the rest
+    /// (`Range` with `If-Range`) instead of starting over (Nuke's
+    /// resumable data; default on). Only for servers that announce
+    /// `Accept-Ranges: bytes` and name the version with a strong `ETag`
+    /// or `Last-Modified`; at most 32 bodies and 64 MiB are kept.
+    public var resumesDownloads = true
     /// The rate limiter's clock; tests substitute a virtual one.
     var rateClock = RateClock.system
     /// Gets the download stage's ``EngineEvent``s (tests observe the

@@ -24,6 +24,8 @@ public final class ImageDownloader: Sendable {
   /// Transfers in flight, by ``TransferKey``.
   let transfers: StageTable<TransferKey, Response>
   let clock = ContinuousClock()
+  /// Bodies of failed transfers kept for resuming, by URL.
+  let resumables = ResumableDataStore()
 
   /// A downloader with `configuration`.
   public init(configuration: Configuration) {

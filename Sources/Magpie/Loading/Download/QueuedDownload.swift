@@ -16,6 +16,8 @@ final class QueuedDownload: Sendable {
   private struct State {
     var attempts = 0
     var firstQueueWait: Duration?
+    /// What this attempt resumes, if it asked for the rest of a body.
+    var resuming: ResumableData?
   }
 
   private let request: URLRequest
@@ -48,6 +50,7 @@ final class QueuedDownload: Sendable {
   private func attempt() {
     let slot = downloader.slot(for: stage)
     let stage = stage
+    let request = resumed(self.request)
     if let loader = queueingLoader {
       let cancel = loader.enqueueLoad(
         of: request, in: slot,
@@ -70,7 +73,7 @@ final class QueuedDownload: Sendable {
       if state.firstQueueWait == nil { state.firstQueueWait = slot.queueWait }
       return (state.attempts, state.firstQueueWait ?? .zero)
     }
-    switch result {
+    switch resume(result) {
     case .success(let (data, response)):
       stage.complete(
         .success(downloader.finishedResponse(data, response, attempts: attempts, queueWait: queueWait, begun: begun)))
@@ -90,6 +93,48 @@ final class QueuedDownload: Sendable {
         attempt()
       }
       step.keep { task.cancel() }
+    }
+  }
+
+  // MARK: Resuming
+
+  /// `request`, asking for the rest of a body an earlier attempt (or an
+  /// earlier load of the URL) kept, when the downloader resumes.
+  private func resumed(_ request: URLRequest) -> URLRequest {
+    guard downloader.configuration.resumesDownloads, let key = request.url?.absoluteString,
+      request.value(forHTTPHeaderField: "Range") == nil,
+      let kept = downloader.resumables.take(for: key)
+    else { return request }
+    state.withLock { $0.resuming = kept }
+    var ranged = request
+    kept.apply(to: &ranged)
+    return ranged
+  }
+
+  /// The attempt's outcome with the kept bytes joined to a `206`, and a
+  /// failure's partial body kept for the next attempt.
+  private func resume(
+    _ result: Result<(Data, HTTPURLResponse), MagpieError>
+  ) -> Result<(Data, HTTPURLResponse), MagpieError> {
+    let resuming = state.withLock { state in
+      defer { state.resuming = nil }
+      return state.resuming
+    }
+    switch result {
+    case .success(let (data, response)):
+      guard let resuming else { return result }
+      do throws(MagpieError) {
+        return .success(try resuming.resume(data, response: response))
+      } catch {
+        return .failure(error)
+      }
+    case .failure(let error):
+      if downloader.configuration.resumesDownloads, let key = request.url?.absoluteString,
+        let partial = PartialBody.of(error), let kept = ResumableData(partial, continuing: resuming)
+      {
+        downloader.resumables.store(kept, for: key)
+      }
+      return result
     }
   }
 }
