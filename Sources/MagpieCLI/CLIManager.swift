@@ -8,7 +8,8 @@ import Magpie
 /// `resumes`, no resumed downloads (a retry starts over).
 enum CLIManager {
   static func make(
-    cacheDirectory: String?, noCache: Bool, concurrency: Int = 6, redis: RedisOption? = nil, resumes: Bool = false
+    cacheDirectory: String?, noCache: Bool, concurrency: Int = 6, redis: RedisOption? = nil, resumes: Bool = false,
+    httpCaching: HTTPCaching? = nil
   ) throws(CLIError) -> ImageManager {
     let disk: DiskCache?
     if noCache {
@@ -27,11 +28,12 @@ enum CLIManager {
       dataLoader: CurlDataLoader(), maximumConcurrentDownloads: concurrency, rateLimit: nil)
     downloads.resumesDownloads = resumes
     let downloader = ImageDownloader(configuration: downloads)
-    return ImageManager(
-      configuration: .init(
-        cache: cache, downloader: downloader,
-        cacheWriteFailed: { error, key in
-          MagpieCommand.report(.failure("cache \(key)", error))
-        }))
+    var configuration = ImageManager.Configuration(
+      cache: cache, downloader: downloader,
+      cacheWriteFailed: { error, key in
+        MagpieCommand.report(.failure("cache \(key)", error))
+      })
+    configuration.httpCaching = httpCaching
+    return ImageManager(configuration: configuration)
   }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Magpie
 
 /// `magpie fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR]
-/// [--no-cache] [--redis URL] [--resume] [--json] [--verbose]`: one load of an
+/// [--no-cache] [--redis URL] [--resume] [--http-cache] [--json] [--verbose]`: one load of an
 /// `http(s)://`, `file://` or `data:` URL through the manager (memory,
 /// disk, network). An error names the URL without its password
 /// and query (`?…`) unless `--verbose` asks for it whole. With `--json`: `{"source","width","height","format","bytes","ms"}`
@@ -11,7 +11,7 @@ enum FetchCommand {
   static func run(_ words: [String]) async throws(CLIError) {
     let arguments = try ParsedArguments(
       words, valued: ["-o", "--output", "--process", "--format", "--cache-dir", "--redis"],
-      switches: ["--no-cache", "--json", "--verbose", "--resume"])
+      switches: ["--no-cache", "--json", "--verbose", "--resume", "--http-cache"])
     guard arguments.positionals.count == 1, let url = URL(string: arguments.positionals[0]),
       let scheme = url.scheme?.lowercased(), ["http", "https", "file", "data"].contains(scheme)
     else {
@@ -25,7 +25,7 @@ enum FetchCommand {
     let redis = try RedisOption.parse(arguments.value("--redis"), concurrency: 1)
     let manager = try CLIManager.make(
       cacheDirectory: arguments.value("--cache-dir"), noCache: arguments.flag("--no-cache"), redis: redis,
-      resumes: arguments.flag("--resume"))
+      resumes: arguments.flag("--resume"), httpCaching: arguments.flag("--http-cache") ? .privateCache : nil)
 
     // file:// and data: load through the pipeline as URLs do, kept in
     // memory only (their bytes are local already).
@@ -102,7 +102,7 @@ enum FetchCommand {
           ("decode_ms", .double(m.decode.milliseconds)), ("process_ms", .double(m.process.milliseconds)),
           ("cache_read_ms", .double(m.cacheRead.milliseconds)), ("cache_write_ms", .double(m.cacheWrite.milliseconds)),
           ("bytes_loaded", .int(m.bytesLoaded)), ("bytes_from_cache", .int(m.bytesFromCache)),
-          ("attempts", .int(m.attempts)),
+          ("attempts", .int(m.attempts)), ("revalidated", .bool(m.revalidated)),
         ])
       ),
     ])

@@ -20,9 +20,10 @@ enum MagpieCommand {
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
                                                 play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json] [--verbose]
-              [--redis redis://[PASSWORD@]HOST[:PORT][/DB]] [--resume]
+              [--redis redis://[PASSWORD@]HOST[:PORT][/DB]] [--resume] [--http-cache]
                                                 one load of an http(s)://, file:// or data: URL; --redis adds a shared Redis tier behind the disk;
-                                                --resume finishes a cut body with a ranged request
+                                                --resume finishes a cut body with a ranged request;
+                                                --http-cache follows the origin's Cache-Control and Expires
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR] [--redis URL]
                                                 fill the caches from a list
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;

@@ -12,16 +12,48 @@ import Foundation
 /// In memory here; on disk they travel with the entry's file as its
 /// metadata (see ``DiskCache/store(_:forKey:metadata:)``).
 final class ValidatorStore: Sendable {
-  /// The validators of one response.
+  /// The validators of one response, and its HTTP caching rules when the
+  /// manager follows them (``HTTPCaching``).
   struct Validators: Codable, Equatable, Sendable {
     var etag: String?
     var lastModified: String?
+    /// When the entry goes stale, in seconds since 1970.
+    var expires: Double?
+    /// Whether each use revalidates first.
+    var noCache: Bool?
+    /// Whether it is never revalidated while fresh.
+    var immutable: Bool?
 
-    /// The validators in `response`, or `nil` when it has neither.
-    init?(_ response: HTTPURLResponse) {
+    /// The validators in `response` with `policy`'s rules, or `nil` when
+    /// there is nothing to keep.
+    init?(_ response: HTTPURLResponse, policy: HTTPCachePolicy? = nil) {
       etag = response.value(forHTTPHeaderField: "ETag")
       lastModified = response.value(forHTTPHeaderField: "Last-Modified")
-      if etag == nil && lastModified == nil { return nil }
+      if let policy {
+        expires = policy.expires
+        noCache = policy.noCache ? true : nil
+        immutable = policy.immutable ? true : nil
+      }
+      if etag == nil && lastModified == nil && expires == nil && noCache == nil && immutable == nil { return nil }
+    }
+
+    /// The caching rules stored, if any were.
+    var policy: HTTPCachePolicy? {
+      guard expires != nil || noCache != nil || immutable != nil else { return nil }
+      return HTTPCachePolicy(noCache: noCache ?? false, immutable: immutable ?? false, expires: expires)
+    }
+
+    /// These validators with `newer`'s (a `304`'s) where it has them, and
+    /// its caching rules.
+    func refreshed(by newer: Validators?) -> Validators {
+      var merged = self
+      guard let newer else { return merged }
+      merged.etag = newer.etag ?? etag
+      merged.lastModified = newer.lastModified ?? lastModified
+      merged.expires = newer.expires
+      merged.noCache = newer.noCache
+      merged.immutable = newer.immutable
+      return merged
     }
 
     /// The validators as disk-entry metadata: a JSON object that
@@ -31,6 +63,9 @@ final class ValidatorStore: Sendable {
       var fields: [String] = []
       if let etag { fields.append("\"etag\":" + Self.quoted(etag)) }
       if let lastModified { fields.append("\"lastModified\":" + Self.quoted(lastModified)) }
+      if let expires { fields.append("\"expires\":" + String(expires)) }
+      if noCache == true { fields.append("\"noCache\":true") }
+      if immutable == true { fields.append("\"immutable\":true") }
       return Data(("{" + fields.joined(separator: ",") + "}").utf8)
     }
 
@@ -80,6 +115,12 @@ final class ValidatorStore: Sendable {
     guard let data = await cache.metadata(forKey: key), let stored = Validators(encoded: data) else { return nil }
     memory.setValue(stored, forKey: key.stringValue, cost: 1)
     return stored
+  }
+
+  /// The validators of `key`'s entry if this process knows them, without
+  /// reading a tier (the memory-hit check of ``HTTPCaching``).
+  func knownValidators(for key: ImageCacheKey) -> Validators? {
+    memory.value(forKey: key.stringValue)
   }
 
   /// Remembers (or, with `nil`, forgets) the validators for `key`'s entry

@@ -70,4 +70,8 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
   /// The memory cache keeps decoded pixels only, so a hit with this option
   /// reads a tier; with no tier holding the bytes, `data` stays `nil`.
   public static let loadDataForMemoryHits = ImageLoadingOptions(rawValue: 1 << 16)
+  /// Follow the origin's HTTP caching headers for this request, as a
+  /// private cache (see ``HTTPCaching``), when the manager's
+  /// ``ImageManager/Configuration/httpCaching`` is off.
+  public static let followHTTPCaching = ImageLoadingOptions(rawValue: 1 << 17)
 }

@@ -34,6 +34,14 @@ extension ImageManager {
     /// original is cached, before each request's own (see
     /// ``DataTransformer``). None by default.
     public var dataTransformers: [DataTransformer] = []
+    /// Follow the origin's HTTP caching headers, as this kind of cache
+    /// (see ``HTTPCaching``); `nil` (the default) keeps each tier's own
+    /// fixed expiry. ``ImageLoadingOptions/followHTTPCaching`` asks for it
+    /// per request.
+    public var httpCaching: HTTPCaching?
+    /// The wall clock HTTP lifetimes are measured on; tests move it by
+    /// hand.
+    var now: @Sendable () -> Date = { Date() }
     /// Gets the engine's ``EngineEvent``s (tests and diagnostics observe
     /// the shared work through it).
     var engineObserver: (@Sendable (EngineEvent) -> Void)?

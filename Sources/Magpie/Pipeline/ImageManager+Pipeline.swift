@@ -34,7 +34,7 @@ extension ImageManager {
     if !options.contains(.forceRefresh) {
       // Memory again (another run may have stored it since the fast path).
       if access.readsMemory, let image = cache.memoryCache.value(forKey: key.stringValue) {
-        if options.contains(.refreshCached) {
+        if await revalidates(key, request: request) {
           return try await revalidate(job, cached: image, cacheType: .memory, metrics: &metrics)
         }
         var data: Data?
@@ -50,7 +50,7 @@ extension ImageManager {
       metrics.cacheRead += clock.now - readStart
       if let processed, let image = processed.image {
         metrics.bytesFromCache += processed.data.count
-        if refreshing {
+        if await revalidates(key, request: request) {
           return try await revalidate(job, cached: image, cacheType: processed.cacheType, metrics: &metrics)
         }
         if processed.fillsMemory { keepInMemory(image, forKey: key, access: access) }

@@ -21,9 +21,14 @@ extension ImageManager {
       conditional.source = .network(urlRequest)
       // Its own fetch: a 304 has no body to decode.
       let fetched = try await fetch(conditional, from: fromSource, job: job)
-      if fetched.response?.statusCode == 304 {
+      if let notModified = fetched.response, notModified.statusCode == 304 {
         metrics.add(fetched.metrics)
         metrics.revalidated = true
+        // The 304's headers refresh the entry's lifetime (for this
+        // process: the tiers keep the rules they were stored with).
+        let policy = cachePolicy(for: request, response: notModified)
+        let newer = ValidatorStore.Validators(notModified, policy: policy)
+        self.validators.setValidators(validators.refreshed(by: newer), for: key)
         if cacheType != .memory {
           keepInMemory(cached, forKey: key, access: job.keys.access)
         }

@@ -20,7 +20,10 @@ extension ImageManager {
     guard !image.isPartial else { return }
     let key = keys.cache
     let access = keys.access
-    let newValidators = response.flatMap(ValidatorStore.Validators.init)
+    let policy = cachePolicy(for: request, response: response)
+    // `no-store`: kept nowhere, memory included.
+    if policy?.noStore == true { return validators.setValidators(nil, for: key) }
+    let newValidators = response.flatMap { ValidatorStore.Validators($0, policy: policy) }
     validators.setValidators(newValidators, for: key)
     let cache = configuration.cache
     let clock = ContinuousClock()

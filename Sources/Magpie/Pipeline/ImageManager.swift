@@ -143,7 +143,8 @@ public final class ImageManager: Sendable {
       .forceRefresh, .refreshCached, .disableMemoryCacheReads, .loadDataForMemoryHits,
     ]
     guard request.options.isDisjoint(with: skipping), !request.skippedReads.contains(.memory),
-      let image = configuration.cache.memoryCache.value(forKey: key.stringValue)
+      let image = configuration.cache.memoryCache.value(forKey: key.stringValue),
+      servesMemoryHitAtOnce(key, request: request)
     else { return (nil, key) }
     let hit = ImageResult(image: image, cacheType: .memory, request: request, data: nil, metrics: ImageTaskMetrics())
     return (hit, key)

@@ -28,7 +28,7 @@ struct LoadKeys: Sendable {
     let behaviour: ImageLoadingOptions = [
       .refreshCached, .fromCacheOnly, .forceRefresh, .cacheMemoryOnly, .cacheOriginalImage, .disableMemoryCacheWrites,
       .cacheLocalSources, .disableMemoryCacheReads, .disableDiskCacheReads, .waitForCacheWrites,
-      .loadDataForMemoryHits,
+      .loadDataForMemoryHits, .followHTTPCaching,
     ]
     access = TierAccess(request)
     job = JobKey(

@@ -114,4 +114,32 @@ import Testing
     #expect(restarted.status == 0, "\(restarted.stderr)")
     #expect(faults.requests("/restarted.jpg").map { $0.headers["range"] } == [nil, nil])
   }
+
+  @Test func httpCacheFollowsTheOriginsCacheControl() throws {
+    defer { origin.stop() }
+    let root = directory.url.appendingPathComponent("www")
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("nocache"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("nocache/a.png"))
+    let nocache = try NginxOrigin(
+      serving: root,
+      extraConfig: "location ^~ /nocache/ { add_header Cache-Control \"no-cache\"; try_files $uri =404; }")
+    defer { nocache.stop() }
+    let url = nocache.url("/nocache/a.png").absoluteString
+    let cache = directory.path("http-cache")
+    func fetch(_ extra: [String]) throws -> [String: Any] {
+      let run = try CLIRunner.run(["fetch", url, "--cache-dir", cache, "--json"] + extra)
+      #expect(run.status == 0, "\(run.stderr)")
+      return try json(run.stdout)
+    }
+    #expect(try fetch(["--http-cache"])["source"] as? String == "network")
+    let second = try fetch(["--http-cache"])
+    #expect(second["source"] as? String == "disk")
+    #expect((second["metrics"] as? [String: Any])?["revalidated"] as? Bool == true)
+    #expect(try nocache.requestCount("/nocache/a.png") == 2)
+    // Without the switch the stored no-cache is not followed.
+    let third = try fetch([])
+    #expect((third["metrics"] as? [String: Any])?["revalidated"] as? Bool == false)
+    #expect(try nocache.requestCount("/nocache/a.png") == 2)
+  }
 }

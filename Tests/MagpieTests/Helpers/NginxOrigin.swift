@@ -29,14 +29,23 @@ final class NginxOrigin: @unchecked Sendable {
   private let stopped = Lock(false)
 
   /// Starts nginx serving `root`; with `tls`, over HTTPS with a
-  /// self-signed certificate, one that expired in 2020 when `expired`.
-  init(serving root: URL, tls: Bool = false, expired: Bool = false) throws {
+  /// self-signed certificate, one that expired in 2020 when `expired`;
+  /// with `extraConfig`, those directives in its server block (`@WORKDIR@`
+  /// stands for the work folder).
+  init(serving root: URL, tls: Bool = false, expired: Bool = false, extraConfig: String? = nil) throws {
     self.root = root
     scheme = tls ? "https" : "http"
     let script = TestPaths.repositoryRoot.appendingPathComponent("Scripts/origin/nginx-origin.sh")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [script.path, root.path] + (tls ? ["--tls"] : []) + (expired ? ["--expired"] : [])
+    var extra: [String] = []
+    if let extraConfig {
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-nginx-\(UUID().uuidString).conf")
+      try Data(extraConfig.utf8).write(to: file)
+      extra = ["--conf", file.path]
+    }
+    defer { if extra.count == 2 { try? FileManager.default.removeItem(atPath: extra[1]) } }
+    process.arguments = [script.path, root.path] + (tls ? ["--tls"] : []) + (expired ? ["--expired"] : []) + extra
     let input = Pipe()
     let output = Pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-nginx-\(UUID().uuidString).err")
