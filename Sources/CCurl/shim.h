@@ -3,6 +3,8 @@
 // wrappers fix one argument type each. libcurl reports every failure by
 // return code (it never longjmps), so Swift may call it directly.
 #include <curl/curl.h>
+#include <pthread.h>
+#include <stdlib.h>
 
 static inline CURLcode magpie_curl_setopt_long(CURL *handle, CURLoption option, long value) {
   return curl_easy_setopt(handle, option, value);
@@ -40,4 +42,54 @@ static inline CURLcode magpie_curl_getinfo_string(CURL *handle, CURLINFO info, c
 
 static inline CURLMcode magpie_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
   return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLcode magpie_curl_setopt_share(CURL *handle, CURLSH *share) {
+  return curl_easy_setopt(handle, CURLOPT_SHARE, share);
+}
+
+// A cookie share for one loader's easy handles, which its several libcurl
+// threads use at once: libcurl asks the share to lock around each access.
+typedef struct {
+  pthread_mutex_t mutex;
+} magpie_share_lock;
+
+static void magpie_share_lock_function(CURL *handle, curl_lock_data data, curl_lock_access access, void *user) {
+  (void)handle;
+  (void)data;
+  (void)access;
+  pthread_mutex_lock(&((magpie_share_lock *)user)->mutex);
+}
+
+static void magpie_share_unlock_function(CURL *handle, curl_lock_data data, void *user) {
+  (void)handle;
+  (void)data;
+  pthread_mutex_unlock(&((magpie_share_lock *)user)->mutex);
+}
+
+/// A share of cookies, or NULL; its lock goes to *lock_out. Free both
+/// with magpie_cookie_share_free.
+static inline CURLSH *magpie_cookie_share_new(void **lock_out) {
+  magpie_share_lock *lock = (magpie_share_lock *)malloc(sizeof(magpie_share_lock));
+  if (lock == NULL) return NULL;
+  pthread_mutex_init(&lock->mutex, NULL);
+  CURLSH *share = curl_share_init();
+  if (share == NULL) {
+    pthread_mutex_destroy(&lock->mutex);
+    free(lock);
+    return NULL;
+  }
+  curl_share_setopt(share, CURLSHOPT_LOCKFUNC, magpie_share_lock_function);
+  curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, magpie_share_unlock_function);
+  curl_share_setopt(share, CURLSHOPT_USERDATA, lock);
+  curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE);
+  *lock_out = lock;
+  return share;
+}
+
+/// Frees a share made by magpie_cookie_share_new, once no handle uses it.
+static inline void magpie_cookie_share_free(CURLSH *share, void *lock) {
+  curl_share_cleanup(share);
+  pthread_mutex_destroy(&((magpie_share_lock *)lock)->mutex);
+  free(lock);
 }

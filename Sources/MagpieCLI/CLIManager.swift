@@ -9,7 +9,7 @@ import Magpie
 enum CLIManager {
   static func make(
     cacheDirectory: String?, noCache: Bool, concurrency: Int = 6, redis: RedisOption? = nil, resumes: Bool = false,
-    httpCaching: HTTPCaching? = nil
+    httpCaching: HTTPCaching? = nil, tls: TLSConfiguration = TLSConfiguration()
   ) throws(CLIError) -> ImageManager {
     let disk: DiskCache?
     if noCache {
@@ -25,7 +25,9 @@ enum CLIManager {
     let tiers = (disk.map { [CacheTier($0)] } ?? []) + (redis.map { [$0.tier] } ?? [])
     let cache = ImageCache(tiers: tiers, trimsOnMemoryPressure: false)
     var downloads = ImageDownloader.Configuration(
-      dataLoader: CurlDataLoader(), maximumConcurrentDownloads: concurrency, rateLimit: nil)
+      dataLoader: CurlDataLoader(configuration: DataLoaderConfiguration(tls: tls)),
+      maximumConcurrentDownloads: concurrency,
+      rateLimit: nil)
     downloads.resumesDownloads = resumes
     let downloader = ImageDownloader(configuration: downloads)
     var configuration = ImageManager.Configuration(

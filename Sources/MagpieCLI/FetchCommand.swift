@@ -2,7 +2,8 @@ import Foundation
 import Magpie
 
 /// `magpie fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR]
-/// [--no-cache] [--redis URL] [--resume] [--http-cache] [--json] [--verbose]`: one load of an
+/// [--no-cache] [--redis URL] [--resume] [--http-cache] [--cacert FILE] [--cert FILE]
+/// [--key FILE] [--pin SHA256] [--json] [--verbose]`: one load of an
 /// `http(s)://`, `file://` or `data:` URL through the manager (memory,
 /// disk, network). An error names the URL without its password
 /// and query (`?…`) unless `--verbose` asks for it whole. With `--json`: `{"source","width","height","format","bytes","ms"}`
@@ -10,7 +11,10 @@ import Magpie
 enum FetchCommand {
   static func run(_ words: [String]) async throws(CLIError) {
     let arguments = try ParsedArguments(
-      words, valued: ["-o", "--output", "--process", "--format", "--cache-dir", "--redis"],
+      words,
+      valued: [
+        "-o", "--output", "--process", "--format", "--cache-dir", "--redis", "--cacert", "--cert", "--key", "--pin",
+      ],
       switches: ["--no-cache", "--json", "--verbose", "--resume", "--http-cache"])
     guard arguments.positionals.count == 1, let url = URL(string: arguments.positionals[0]),
       let scheme = url.scheme?.lowercased(), ["http", "https", "file", "data"].contains(scheme)
@@ -25,7 +29,8 @@ enum FetchCommand {
     let redis = try RedisOption.parse(arguments.value("--redis"), concurrency: 1)
     let manager = try CLIManager.make(
       cacheDirectory: arguments.value("--cache-dir"), noCache: arguments.flag("--no-cache"), redis: redis,
-      resumes: arguments.flag("--resume"), httpCaching: arguments.flag("--http-cache") ? .privateCache : nil)
+      resumes: arguments.flag("--resume"), httpCaching: arguments.flag("--http-cache") ? .privateCache : nil,
+      tls: tls(arguments))
 
     // file:// and data: load through the pipeline as URLs do, kept in
     // memory only (their bytes are local already).
@@ -79,6 +84,18 @@ enum FetchCommand {
         "\(url.absoluteString): \(size) \(written.rawValue) from \(source(result.cacheType)) in "
           + String(format: "%.1f ms", elapsed.milliseconds))
     }
+  }
+
+  /// The TLS settings of `--cacert` (a PEM bundle or a folder of hashed
+  /// certificates), `--cert` and `--key` (a client certificate), `--pin`
+  /// (the server's public key's SHA-256, base64, as curl's `--pinnedpubkey`
+  /// takes it, `sha256//` optional).
+  static func tls(_ arguments: ParsedArguments) -> TLSConfiguration {
+    TLSConfiguration(
+      trustedCertificates: arguments.value("--cacert").map { URL(fileURLWithPath: $0) },
+      clientCertificate: arguments.value("--cert").map { URL(fileURLWithPath: $0) },
+      clientKey: arguments.value("--key").map { URL(fileURLWithPath: $0) },
+      pinnedPublicKeys: arguments.value("--pin").map { [$0] } ?? [])
   }
 
   static func source(_ type: CacheType) -> String {

@@ -21,9 +21,11 @@ enum MagpieCommand {
                                                 play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json] [--verbose]
               [--redis redis://[PASSWORD@]HOST[:PORT][/DB]] [--resume] [--http-cache]
+              [--cacert FILE] [--cert FILE --key FILE] [--pin SHA256]
                                                 one load of an http(s)://, file:// or data: URL; --redis adds a shared Redis tier behind the disk;
                                                 --resume finishes a cut body with a ranged request;
-                                                --http-cache follows the origin's Cache-Control and Expires
+                                                --http-cache follows the origin's Cache-Control and Expires;
+                                                --cacert, --cert/--key and --pin: trusted CAs, a client certificate, a pinned key
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR] [--redis URL]
                                                 fill the caches from a list
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;

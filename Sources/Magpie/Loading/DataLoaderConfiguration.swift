@@ -51,10 +51,17 @@ public struct DataLoaderConfiguration: Sendable {
   public var credentials: [HTTPCredentials]
   /// Hosts whose TLS certificates are not checked. Empty by default: every
   /// certificate is verified against the system's trust store.
-  /// ``URLSessionDataLoader`` cannot honour this on Linux (FoundationNetworking
-  /// offers no server-trust hook) and keeps verifying; ``CurlDataLoader``
-  /// honours it.
+  /// ``CurlDataLoader`` honours it; ``URLSessionDataLoader`` cannot on Linux
+  /// (FoundationNetworking offers no server-trust hook) and refuses every
+  /// load while it is set.
   public var hostsAllowingInvalidCertificates: Set<String>
+  /// Certificate authorities, a client certificate, pinned keys and the
+  /// lowest TLS version (see ``TLSConfiguration``); the system's defaults
+  /// unless set.
+  public var tls: TLSConfiguration
+  /// Where cookies servers set are kept and sent back from (see
+  /// ``CookieJar``); `nil` (the default) keeps none.
+  public var cookieJar: CookieJar?
   /// Whether a 2xx body must sniff as an image format (default `true`): an
   /// HTML error page sent with 200 then fails with
   /// ``MagpieError/Code/invalidResponse``.
@@ -70,8 +77,11 @@ public struct DataLoaderConfiguration: Sendable {
     redirectHandler: (@Sendable (HTTPRedirect) async -> RedirectDecision)? = nil,
     requestModifiers: [RequestModifier] = [], credentials: [HTTPCredentials] = [],
     hostsAllowingInvalidCertificates: Set<String> = [], requiresImageContent: Bool = true,
-    maximumConnectionsPerHost: Int = 6, maximumHeaderSize: Int = 64 << 10
+    maximumConnectionsPerHost: Int = 6, maximumHeaderSize: Int = 64 << 10, tls: TLSConfiguration = TLSConfiguration(),
+    cookieJar: CookieJar? = nil
   ) {
+    self.tls = tls
+    self.cookieJar = cookieJar
     self.timeout = timeout
     self.resourceTimeout = resourceTimeout
     self.maximumBodySize = maximumBodySize

@@ -20,7 +20,8 @@ extension ImageManager {
     for request: ImageRequest, keys: LoadKeys, transfer: TransferKey?, from sources: FetchSources
   ) -> FetchKey {
     FetchKey(
-      source: keys.source, transfer: transfer, fromCache: sources.cache, access: keys.access, fromSource: sources.source,
+      source: keys.source, transfer: transfer, fromCache: sources.cache, access: keys.access,
+      fromSource: sources.source,
       // Bytes a transformer has yet to turn into an image make no preview.
       progressive: request.options.contains(.progressiveLoad) && keys.hooks.transformers.isEmpty,
       hooks: keys.hooks.key)

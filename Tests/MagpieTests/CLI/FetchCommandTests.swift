@@ -118,7 +118,8 @@ import Testing
   @Test func httpCacheFollowsTheOriginsCacheControl() throws {
     defer { origin.stop() }
     let root = directory.url.appendingPathComponent("www")
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("nocache"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("nocache"), withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("nocache/a.png"))
     let nocache = try NginxOrigin(

@@ -93,7 +93,8 @@ extension FaultOrigin {
     case .hugeHead, .bomb, .endlessChunked, .longBody:
       return answerHostile(route, on: socket)
     case .resumable(let body, let etag, let cutAt, let changed):
-      return answerRanges(head, body: body, etag: etag, cutAt: cutAt, changed: changed, first: servedBefore == 0, on: socket)
+      return answerRanges(
+        head, body: body, etag: etag, cutAt: cutAt, changed: changed, first: servedBefore == 0, on: socket)
     }
   }
 }

@@ -190,13 +190,14 @@ extension DataLoaderTests {
         #expect(allowed.body == (try Data(contentsOf: Self.samples.appendingPathComponent(name))))
       case .urlSession:
         // FoundationNetworking has no server-trust hook on Linux: the
-        // certificate is still checked, as documented.
-        #expect(allowed.error?.code == .network)
+        // loader refuses the setting rather than ignore it.
+        #expect(allowed.error?.code == .invalidArgument)
+        #expect(allowed.error?.reason.contains("hostsAllowingInvalidCertificates") == true)
       }
       // Another host's allowance changes nothing.
       configuration.hostsAllowingInvalidCertificates = ["localhost"]
       let otherHost = await LoadOutcome.load(nginx.url("/\(name)"), with: kind.make(configuration))
-      #expect(otherHost.error?.code == .network)
+      #expect(otherHost.error?.code == (kind.isCurl ? .network : .invalidArgument))
     }
 
     @Test("An expired certificate is refused by default, and nothing is cached", arguments: LoaderKind.allCases)

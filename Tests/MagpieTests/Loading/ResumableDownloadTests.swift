@@ -95,7 +95,8 @@ import Testing
   @Test func onlyAVersionedBodyFromAServerThatTakesRangesIsKept() {
     let ranges = ["Accept-Ranges": "bytes"]
     #expect(ResumableData(partial(200, ranges.merging(["ETag": "\"a\""]) { $1 }), continuing: nil) != nil)
-    #expect(ResumableData(partial(200, ranges.merging(["Last-Modified": "Sat, 05 Dec 2026"]) { $1 }), continuing: nil) != nil)
+    #expect(
+      ResumableData(partial(200, ranges.merging(["Last-Modified": "Sat, 05 Dec 2026"]) { $1 }), continuing: nil) != nil)
     // A weak ETag names no exact bytes; no validator, no ranges: nothing to resume.
     #expect(ResumableData(partial(200, ranges.merging(["ETag": "W/\"a\""]) { $1 }), continuing: nil) == nil)
     #expect(ResumableData(partial(200, ranges), continuing: nil) == nil)

@@ -21,7 +21,8 @@ import Testing
     let root = try directory.servingSamples(["cutout-01.png"])
     var config = ""
     for (folder, header) in Self.locations {
-      try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
       try FileManager.default.copyItem(
         at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("\(folder)/a.png"))
       config += "location ^~ /\(folder)/ { add_header Cache-Control \"\(header)\"; try_files $uri =404; }\n"
@@ -32,7 +33,8 @@ import Testing
   private func manager(_ caching: HTTPCaching? = .privateCache, disk name: String = "cache") throws -> ImageManager {
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent(name)))
     var configuration = ImageManager.Configuration(
-      cache: ImageCache(memoryCache: .frozen(), tiers: [CacheTier(disk), CacheTier(remote)], trimsOnMemoryPressure: false),
+      cache: ImageCache(
+        memoryCache: .frozen(), tiers: [CacheTier(disk), CacheTier(remote)], trimsOnMemoryPressure: false),
       downloader: ImageDownloader(
         configuration: .init(dataLoader: CurlDataLoader(), retryPolicy: .never, rateLimit: nil)))
     configuration.httpCaching = caching

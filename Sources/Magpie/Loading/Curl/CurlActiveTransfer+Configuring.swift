@@ -44,6 +44,10 @@ extension CurlActiveTransfer {
       } ?? false
     set(magpie_curl_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, insecure ? 0 : 1))
     set(magpie_curl_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, insecure ? 0 : 2))
+    // A loader's handles all carry its settings, so options it leaves
+    // unset are never set on them.
+    if configuration.tls != TLSConfiguration() { set(Self.configureTLS(easy, configuration.tls)) }
+    set(transfer.cookies?.attach(to: easy) ?? CURLE_OK)
     // Handles are reused without curl_easy_reset (which would also drop
     // the receive buffer), so every option a request may change is set.
     set(magpie_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, nil))
@@ -70,6 +74,30 @@ extension CurlActiveTransfer {
     set(magpie_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
     guard code == CURLE_OK else { return CurlErrorMapping.error(code, detail: errorDetail, url: url) }
     return nil
+  }
+
+  /// Sets `tls`'s options on `easy`; returns the first failure.
+  private static func configureTLS(_ easy: UnsafeMutableRawPointer, _ tls: TLSConfiguration) -> CURLcode {
+    var code = CURLE_OK
+    func set(_ result: CURLcode) { if code == CURLE_OK { code = result } }
+    if let trusted = tls.trustedCertificates {
+      var isFolder: ObjCBool = false
+      _ = FileManager.default.fileExists(atPath: trusted.path, isDirectory: &isFolder)
+      set(magpie_curl_setopt_string(easy, isFolder.boolValue ? CURLOPT_CAPATH : CURLOPT_CAINFO, trusted.path))
+    }
+    if let certificate = tls.clientCertificate {
+      set(magpie_curl_setopt_string(easy, CURLOPT_SSLCERT, certificate.path))
+      set(magpie_curl_setopt_string(easy, CURLOPT_SSLCERTTYPE, "PEM"))
+    }
+    if let key = tls.clientKey { set(magpie_curl_setopt_string(easy, CURLOPT_SSLKEY, key.path)) }
+    if let password = tls.clientKeyPassword { set(magpie_curl_setopt_string(easy, CURLOPT_KEYPASSWD, password)) }
+    if let pins = tls.curlPins { set(magpie_curl_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, pins)) }
+    switch tls.minimumVersion {
+    case .tls12: set(magpie_curl_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)))
+    case .tls13: set(magpie_curl_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_3)))
+    case nil: break
+    }
+    return code
   }
 
   private static func headerList(for request: URLRequest) -> UnsafeMutablePointer<curl_slist>? {

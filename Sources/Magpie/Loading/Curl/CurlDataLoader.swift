@@ -24,6 +24,8 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
   public let configuration: DataLoaderConfiguration
   private let drivers: [CurlMultiDriver]
   private let balance: Lock<CurlDriverBalance>
+  /// The cookie jar every transfer joins, when the configuration keeps one.
+  private let cookies: CurlCookieJar?
 
   /// A loader with `configuration`. If libcurl cannot start, every load
   /// fails with ``MagpieError/Code/network``.
@@ -37,6 +39,7 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
   /// seconds that only a timed test would see.
   init(configuration: DataLoaderConfiguration, idlePoll: Duration) {
     self.configuration = configuration
+    cookies = configuration.cookieJar.flatMap(CurlCookieJar.init)
     let shares = CurlDriverBalance.shares(
       maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
       cores: ProcessInfo.processInfo.activeProcessorCount)
@@ -62,7 +65,8 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
   /// Starts loading `request`; see ``DataLoading``.
   public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
-    let load = streaming(CurlTransfer(configuration: configuration, output: .stream(continuation)), continuation)
+    let transfer = CurlTransfer(configuration: configuration, output: .stream(continuation), cookies: cookies)
+    let load = streaming(transfer, continuation)
     let reader = CurlEventReader(events)
     // The public stream reads the raw one: dropping it drops the raw
     // stream's iterator, which cancels the transfer like a cancelled task.
@@ -81,7 +85,7 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
     let transfer = CurlTransfer(
       configuration: configuration, output: .stream(continuation), collectsBody: true,
-      reportsProgress: progress != nil)
+      reportsProgress: progress != nil, cookies: cookies)
     begin(request, streaming(transfer, continuation))
     return try await DataLoadingEvents.collect(
       CurlEventReader(events).next, onData: DataLoadingEvents.reporting(progress))
@@ -108,7 +112,7 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
             return handle
           }?.ended(cancelled: false)
           completion(body.finish(error))
-        }), collectsBody: true, reportsProgress: true)
+        }), collectsBody: true, reportsProgress: true, cookies: cookies)
     let load = CurlLoad(transfer, slot: slot, balance: balance, drivers: drivers)
     handle.withLock { $0 = load }
     slot.enqueue { [self] in begin(request, load) }

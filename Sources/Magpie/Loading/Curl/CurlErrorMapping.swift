@@ -13,8 +13,13 @@ enum CurlErrorMapping {
       return MagpieError(.timedOut, "\(target) did not answer in time: \(why)")
     case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
       return MagpieError(.network, "could not connect to \(target): \(why)")
-    case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-      CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+      return MagpieError(
+        .network, "the TLS connection to \(target) failed its checks: its public key is not one of the pinned keys")
+    case CURLE_SSL_CERTPROBLEM:
+      return MagpieError(.network, "the TLS client certificate or key for \(target) could not be used: \(why)")
+    case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CIPHER,
+      CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
       CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED:
       return MagpieError(.network, "the TLS connection to \(target) failed its checks: \(why)")
     case CURLE_GOT_NOTHING:

@@ -205,6 +205,7 @@ final class CurlLoop {
     if let easy = active.easy {
       if active.isRunning { curl_multi_remove_handle(multi, easy) }
       active.isRunning = false
+      active.transfer.cookies?.detach(easy)
       byHandle[easy] = nil
       // Unhook the callbacks from this transfer; the next configure()
       // sets everything else again.

@@ -36,14 +36,17 @@ final class CurlTransfer: Sendable {
   /// Whether a collecting transfer also yields its progress, at most every
   /// ``CurlActiveTransfer/progressInterval``.
   let reportsProgress: Bool
+  /// The loader's cookie jar, when it keeps one.
+  let cookies: CurlCookieJar?
   private let cancelled = Atomic<Bool>(false)
   private let ended = Atomic<Bool>(false)
   private let preparation = Lock<Task<Void, Never>?>(nil)
 
   init(
     configuration: DataLoaderConfiguration, output: Output, collectsBody: Bool = false,
-    reportsProgress: Bool = false
+    reportsProgress: Bool = false, cookies: CurlCookieJar? = nil
   ) {
+    self.cookies = cookies
     id = Self.identifiers.add(1, ordering: .relaxed).newValue
     self.configuration = configuration
     self.output = output

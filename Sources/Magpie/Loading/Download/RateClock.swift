@@ -15,7 +15,8 @@ struct RateClock: Sendable {
     return RateClock(
       now: { clock.now - origin },
       after: { delay, action in
-        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        let nanoseconds = max(
+          0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: action)
       })
   }()

@@ -24,8 +24,9 @@ struct ResumableData: Sendable {
   /// version; `nil` otherwise.
   init?(_ partial: PartialBody, continuing previous: ResumableData?) {
     let response = partial.response
-    guard response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased().contains("bytes") == true
-      || previous != nil
+    guard
+      response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased().contains("bytes") == true
+        || previous != nil
     else { return nil }
     let etag = response.value(forHTTPHeaderField: "ETag")
     let strongETag = etag.flatMap { $0.hasPrefix("W/") ? nil : $0 }
@@ -62,7 +63,8 @@ struct ResumableData: Sendable {
     let etag = response.value(forHTTPHeaderField: "ETag")
     let lastModified = response.value(forHTTPHeaderField: "Last-Modified")
     guard etag == validator || (etag == nil && lastModified == validator) else {
-      throw MagpieError(.invalidResponse, "\(url) sent the rest of another version of the image (its validator changed)")
+      throw MagpieError(
+        .invalidResponse, "\(url) sent the rest of another version of the image (its validator changed)")
     }
     guard let range = Self.contentRange(response), range.start == Int64(data.count),
       range.total.map({ $0 == Int64(data.count + body.count) }) ?? true

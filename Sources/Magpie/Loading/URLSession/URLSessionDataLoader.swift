@@ -65,6 +65,10 @@ public final class URLSessionDataLoader: DataLoading {
   let session: URLSession
   let delegate: URLSessionLoaderDelegate
   let control = DispatchQueue(label: "magpie.urlsession-loader.control")
+  /// Why every load fails, when the configuration asks for what
+  /// FoundationNetworking cannot do on Linux (skipping certificate
+  /// checks, TLS settings, a cookie jar): refused, never ignored.
+  let refusal: MagpieError?
 
   /// A loader with `configuration`, on a session made from
   /// `sessionConfiguration` (copied; its cache is turned off).
@@ -73,6 +77,7 @@ public final class URLSessionDataLoader: DataLoading {
     sessionConfiguration: URLSessionConfiguration = .default
   ) {
     self.configuration = configuration
+    refusal = Self.refusal(for: configuration)
     let settings = sessionConfiguration.copy() as? URLSessionConfiguration ?? .default
     settings.urlCache = nil
     settings.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -113,8 +118,23 @@ public final class URLSessionDataLoader: DataLoading {
     return stream
   }
 
+  /// The settings of `configuration` this loader cannot honour, as the
+  /// error its loads fail with; `nil` when it honours them all.
+  static func refusal(for configuration: DataLoaderConfiguration) -> MagpieError? {
+    var settings: [String] = []
+    if !configuration.hostsAllowingInvalidCertificates.isEmpty { settings.append("hostsAllowingInvalidCertificates") }
+    settings += configuration.tls.changedSettings.map { "tls." + $0 }
+    if configuration.cookieJar != nil { settings.append("cookieJar") }
+    guard !settings.isEmpty else { return nil }
+    return MagpieError(
+      .invalidArgument,
+      "URLSessionDataLoader cannot honour \(settings.joined(separator: ", ")) on Linux (FoundationNetworking has "
+        + "no hook for it) and loads nothing rather than ignore it; CurlDataLoader honours it")
+  }
+
   /// Prepares `request` (its modifiers) and sends it through `transfer`.
   func begin(_ transfer: URLSessionTransfer, _ request: URLRequest) {
+    if let refusal { return transfer.start(.failure(refusal), session: session) }
     if let prepared = RequestPreparation.prepareSynchronously(request, configuration: configuration) {
       transfer.start(prepared, session: session)
     } else {
