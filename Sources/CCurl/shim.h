@@ -44,6 +44,16 @@ static inline CURLMcode magpie_curl_multi_setopt_long(CURLM *multi, CURLMoption 
   return curl_multi_setopt(multi, option, value);
 }
 
+/// CURLAUTH_* as plain longs (the macros' casts do not reach Swift).
+static const long magpie_curlauth_basic = (long)CURLAUTH_BASIC;
+static const long magpie_curlauth_digest = (long)CURLAUTH_DIGEST;
+static const long magpie_curlauth_negotiate = (long)CURLAUTH_NEGOTIATE;
+
+/// Whether this libcurl can answer Negotiate (SPNEGO) challenges.
+static inline int magpie_curl_has_spnego(void) {
+  return (curl_version_info(CURLVERSION_NOW)->features & CURL_VERSION_SPNEGO) != 0;
+}
+
 static inline CURLcode magpie_curl_setopt_share(CURL *handle, CURLSH *share) {
   return curl_easy_setopt(handle, CURLOPT_SHARE, share);
 }

@@ -62,6 +62,14 @@ public struct DataLoaderConfiguration: Sendable {
   /// Where cookies servers set are kept and sent back from (see
   /// ``CookieJar``); `nil` (the default) keeps none.
   public var cookieJar: CookieJar?
+  /// Asked for a login when a server answers `401` with a challenge and
+  /// the loader has none for that host and port yet: return one to try
+  /// again (once per download), `nil` to fail with the 401. The login is
+  /// kept for the host, and libcurl answers each later challenge from it
+  /// in the scheme the server asks for (Basic, Digest, Negotiate where
+  /// built in). Through ``ImageDownloader``; ``CurlDataLoader`` only.
+  /// `nil` by default: a 401 fails.
+  public var challengeHandler: (@Sendable (HTTPAuthenticationChallenge) async -> HTTPLogin?)?
   /// Whether a 2xx body must sniff as an image format (default `true`): an
   /// HTML error page sent with 200 then fails with
   /// ``MagpieError/Code/invalidResponse``.

@@ -34,6 +34,8 @@ package struct ResponseHeadParser: Sendable {
   package private(set) var lines: [UInt8] = []
   /// Bytes of head lines seen, as they arrived.
   package private(set) var byteCount = 0
+  /// The `WWW-Authenticate` fields, trimmed (a `401`'s challenges).
+  package private(set) var challenges: [String] = []
 
   /// A parser for the response from `url`.
   package init(url: URL?, maximumHeaderSize: Int) {
@@ -67,6 +69,7 @@ package struct ResponseHeadParser: Sendable {
     case 14 where Self.named(name, "content-length"): head.contentLength = value()
     case 12 where Self.named(name, "content-type"): head.contentType = value()
     case 16 where Self.named(name, "content-encoding"): head.contentEncoding = value()
+    case 16 where Self.named(name, "www-authenticate"): challenges.append(value())
     case 11 where Self.named(name, "retry-after"): head.retryAfter = value()
     case 8 where Self.named(name, "location"): location = value()
     default: break

@@ -92,6 +92,8 @@ extension FaultOrigin {
       return sent(socket.write(okResponse(body, contentType: "text/html; charset=utf-8", etag: nil)))
     case .hugeHead, .bomb, .endlessChunked, .longBody:
       return answerHostile(route, on: socket)
+    case .digest(let realm, let user, let password, let body):
+      return answerDigest(head, realm: realm, user: user, password: password, body: body, on: socket)
     case .resumable(let body, let etag, let cutAt, let changed):
       return answerRanges(
         head, body: body, etag: etag, cutAt: cutAt, changed: changed, first: servedBefore == 0, on: socket)

@@ -60,4 +60,9 @@ enum FaultRoute: Sendable {
   /// served, else `200` whole. With `changedTo`, later requests serve
   /// that version instead, under another ETag.
   case resumable(Data, etag: String, cutAt: Int, changedTo: Data? = nil)
+  /// HTTP Digest access authentication (RFC 7616, MD5, `qop=auth`), which
+  /// nginx has no module for in Debian: `401` with a challenge in `realm`
+  /// unless the request's `Authorization` answers it for `user` and
+  /// `password`, then `200` with `body`.
+  case digest(realm: String, user: String, password: String, body: Data)
 }

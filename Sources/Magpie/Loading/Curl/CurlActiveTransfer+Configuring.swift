@@ -48,6 +48,15 @@ extension CurlActiveTransfer {
     // unset are never set on them.
     if configuration.tls != TLSConfiguration() { set(Self.configureTLS(easy, configuration.tls)) }
     set(transfer.cookies?.attach(to: easy) ?? CURLE_OK)
+    authenticating = false
+    challengeSeen = false
+    skippingChallengeBody = false
+    challenge = nil
+    if let logins = transfer.logins {
+      let login = logins.login(for: url)
+      authenticating = login != nil
+      set(CurlLogins.configure(easy, login: login))
+    }
     // Handles are reused without curl_easy_reset (which would also drop
     // the receive buffer), so every option a request may change is set.
     set(magpie_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, nil))

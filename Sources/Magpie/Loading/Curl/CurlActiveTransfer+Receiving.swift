@@ -36,6 +36,20 @@ extension CurlActiveTransfer {
 
   private func headEnded() -> Bool {
     let statusCode = parser.statusCode
+    skippingChallengeBody = false
+    if statusCode == 401, transfer.logins != nil {
+      // libcurl asks without the login first, then answers the scheme
+      // the server picks: that first 401 is passed over, head and body.
+      if authenticating, !challengeSeen,
+        CurlLogins.canAnswer(HTTPAuthenticationChallenge(url: url, fields: parser.challenges).schemes)
+      {
+        challengeSeen = true
+        skippingChallengeBody = true
+        parser = ResponseHeadParser(url: url, maximumHeaderSize: transfer.configuration.maximumHeaderSize)
+        return true
+      }
+      challenge = HTTPAuthenticationChallenge(url: url, fields: parser.challenges)
+    }
     if RedirectRules.isRedirect(statusCode) && transfer.configuration.maximumRedirects > 0,
       let location = parser.location
     {
@@ -65,7 +79,9 @@ extension CurlActiveTransfer {
       headDelivered = true
       return true
     } catch {
-      failure = error
+      var refused = error
+      if let challenge, error.statusCode == 401 { refused.underlying = ChallengeFailure(challenge: challenge) }
+      failure = refused
       return false
     }
   }
@@ -74,7 +90,7 @@ extension CurlActiveTransfer {
   func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard !transfer.isCancelled, failure == nil else { return false }
     deadline.touch(now: loop.roundStarted)
-    if redirectTarget != nil {
+    if redirectTarget != nil || skippingChallengeBody {
       // A redirect's own body is dropped, but not without limit.
       redirectBodyBytes += bytes.count
       if redirectBodyBytes > 1 << 20 {

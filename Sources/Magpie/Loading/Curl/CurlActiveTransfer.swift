@@ -57,6 +57,14 @@ final class CurlActiveTransfer {
   /// Set once the final head is delivered: later header lines are
   /// trailers of a chunked body, not a new head.
   var headDelivered = false
+  /// Whether libcurl answers challenges with a login on this transfer.
+  var authenticating = false
+  /// Whether the challenge libcurl answers has come (its 401 passed over).
+  var challengeSeen = false
+  /// Whether the body arriving is a passed-over challenge's.
+  var skippingChallengeBody = false
+  /// The challenge of a final 401, for the downloader to answer.
+  var challenge: HTTPAuthenticationChallenge?
   /// The next request, when this hop's response is a redirect to follow.
   var redirectTarget: URLRequest?
   /// The redirect response of this hop, when there is one.

@@ -26,6 +26,8 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
   private let balance: Lock<CurlDriverBalance>
   /// The cookie jar every transfer joins, when the configuration keeps one.
   private let cookies: CurlCookieJar?
+  /// The logins the challenge handler gave, when there is one.
+  let logins: CurlLogins?
 
   /// A loader with `configuration`. If libcurl cannot start, every load
   /// fails with ``MagpieError/Code/network``.
@@ -40,6 +42,7 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
   init(configuration: DataLoaderConfiguration, idlePoll: Duration) {
     self.configuration = configuration
     cookies = configuration.cookieJar.flatMap(CurlCookieJar.init)
+    logins = configuration.challengeHandler.map(CurlLogins.init)
     let shares = CurlDriverBalance.shares(
       maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
       cores: ProcessInfo.processInfo.activeProcessorCount)
@@ -65,7 +68,8 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
   /// Starts loading `request`; see ``DataLoading``.
   public func load(_ request: URLRequest) -> AsyncThrowingStream<DataLoadingEvent, any Error> {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
-    let transfer = CurlTransfer(configuration: configuration, output: .stream(continuation), cookies: cookies)
+    let transfer = CurlTransfer(
+      configuration: configuration, output: .stream(continuation), cookies: cookies, logins: logins)
     let load = streaming(transfer, continuation)
     let reader = CurlEventReader(events)
     // The public stream reads the raw one: dropping it drops the raw
@@ -85,7 +89,7 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
     let (events, continuation) = AsyncThrowingStream.makeStream(of: [CurlEvent].self)
     let transfer = CurlTransfer(
       configuration: configuration, output: .stream(continuation), collectsBody: true,
-      reportsProgress: progress != nil, cookies: cookies)
+      reportsProgress: progress != nil, cookies: cookies, logins: logins)
     begin(request, streaming(transfer, continuation))
     return try await DataLoadingEvents.collect(
       CurlEventReader(events).next, onData: DataLoadingEvents.reporting(progress))
@@ -112,7 +116,7 @@ public final class CurlDataLoader: DataLoading, QueueingDataLoader {
             return handle
           }?.ended(cancelled: false)
           completion(body.finish(error))
-        }), collectsBody: true, reportsProgress: true, cookies: cookies)
+        }), collectsBody: true, reportsProgress: true, cookies: cookies, logins: logins)
     let load = CurlLoad(transfer, slot: slot, balance: balance, drivers: drivers)
     handle.withLock { $0 = load }
     slot.enqueue { [self] in begin(request, load) }

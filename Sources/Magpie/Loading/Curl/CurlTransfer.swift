@@ -38,15 +38,18 @@ final class CurlTransfer: Sendable {
   let reportsProgress: Bool
   /// The loader's cookie jar, when it keeps one.
   let cookies: CurlCookieJar?
+  /// The loader's logins, when it has a challenge handler.
+  let logins: CurlLogins?
   private let cancelled = Atomic<Bool>(false)
   private let ended = Atomic<Bool>(false)
   private let preparation = Lock<Task<Void, Never>?>(nil)
 
   init(
     configuration: DataLoaderConfiguration, output: Output, collectsBody: Bool = false,
-    reportsProgress: Bool = false, cookies: CurlCookieJar? = nil
+    reportsProgress: Bool = false, cookies: CurlCookieJar? = nil, logins: CurlLogins? = nil
   ) {
     self.cookies = cookies
+    self.logins = logins
     id = Self.identifiers.add(1, ordering: .relaxed).newValue
     self.configuration = configuration
     self.output = output

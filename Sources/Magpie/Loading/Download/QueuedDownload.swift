@@ -18,6 +18,8 @@ final class QueuedDownload: Sendable {
     var firstQueueWait: Duration?
     /// What this attempt resumes, if it asked for the rest of a body.
     var resuming: ResumableData?
+    /// Whether the loader's challenge handler was asked for a login.
+    var askedForLogin = false
   }
 
   private let request: URLRequest
@@ -79,6 +81,7 @@ final class QueuedDownload: Sendable {
         .success(downloader.finishedResponse(data, response, attempts: attempts, queueWait: queueWait, begun: begun)))
     case .failure(let error):
       if step.isCancelled { return stage.complete(.failure(MagpieError(.cancelled, "the download was cancelled"))) }
+      if answersChallenge(of: error) { return }
       guard let wait = downloader.configuration.retryPolicy.delay(afterAttempt: attempts, error: error) else {
         return stage.complete(.failure(error))
       }
@@ -136,5 +139,30 @@ final class QueuedDownload: Sendable {
       }
       return result
     }
+  }
+
+  // MARK: Challenges
+
+  /// Asks the loader's challenge handler about a 401, once per download,
+  /// and tries again with the login it gives; `false` when there is
+  /// nothing to ask.
+  private func answersChallenge(of error: MagpieError) -> Bool {
+    guard let challenge = (error.underlying as? ChallengeFailure)?.challenge,
+      let logins = (downloader.configuration.dataLoader as? CurlDataLoader)?.logins,
+      state.withLock({ state in
+        defer { state.askedForLogin = true }
+        return !state.askedForLogin
+      })
+    else { return false }
+    let stage = stage
+    let task = Task { [self] in
+      let answered = await logins.answer(challenge)
+      if Task.isCancelled {
+        return stage.complete(.failure(MagpieError(.cancelled, "the download was cancelled while asking for a login")))
+      }
+      if answered { attempt() } else { stage.complete(.failure(error)) }
+    }
+    step.keep { task.cancel() }
+    return true
   }
 }

@@ -125,6 +125,7 @@ public final class URLSessionDataLoader: DataLoading {
     if !configuration.hostsAllowingInvalidCertificates.isEmpty { settings.append("hostsAllowingInvalidCertificates") }
     settings += configuration.tls.changedSettings.map { "tls." + $0 }
     if configuration.cookieJar != nil { settings.append("cookieJar") }
+    if configuration.challengeHandler != nil { settings.append("challengeHandler") }
     guard !settings.isEmpty else { return nil }
     return MagpieError(
       .invalidArgument,
