@@ -29,6 +29,7 @@ extension ImageCache {
   @concurrent
   func readTiers(
     forKey key: ImageCacheKey, decoding options: DecodeOptions?, fills: Bool, access: TierAccess = .all,
+    readFailed alsoReadFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)? = nil,
     writeFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
   ) async -> TierHit? {
     let keyString = key.stringValue
@@ -41,6 +42,7 @@ extension ImageCache {
         data = stored
       } catch {
         readFailed?(error, key, tier.storage.name)
+        alsoReadFailed?(error, key, tier.storage.name)
         continue
       }
       var image: Image?
@@ -60,6 +62,7 @@ extension ImageCache {
         metadata = try await tier.storage.metadata(forKey: keyString)
       } catch {
         readFailed?(error, key, tier.storage.name)
+        alsoReadFailed?(error, key, tier.storage.name)
       }
       let stored = metadata
       await write(

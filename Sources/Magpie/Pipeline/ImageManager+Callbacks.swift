@@ -11,6 +11,7 @@ extension ImageManager {
     progress: (@Sendable (ImageTask.Progress) -> Void)? = nil, partialImage: (@Sendable (Image) -> Void)? = nil,
     completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask {
+    let request = prepared(request)
     let task = makeTask(request)
     let memory = memoryLookup(for: request)
     if let hit = memory.hit {

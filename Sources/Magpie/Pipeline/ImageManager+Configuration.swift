@@ -39,6 +39,10 @@ extension ImageManager {
     /// fixed expiry. ``ImageLoadingOptions/followHTTPCaching`` asks for it
     /// per request.
     public var httpCaching: HTTPCaching?
+    /// Sees every task's events and steers cache keys, cache policy and
+    /// downloaders per request (see ``ImageManagerDelegate``); held
+    /// strongly. `nil` by default.
+    public var delegate: (any ImageManagerDelegate)?
     /// The wall clock HTTP lifetimes are measured on; tests move it by
     /// hand.
     var now: @Sendable () -> Date = { Date() }

@@ -23,7 +23,7 @@ extension ImageManager {
       stage.start(driving: { stage in
         QueuedDecode(plan: plan, limiter: decodeLimiter, stage: stage).begin { priority, completion in
           subscribeFetch(
-            for: request, cacheKey: keys.cache, key: fetchKey, hooks: keys.hooks, priority: priority,
+            for: request, keys: keys, key: fetchKey, priority: priority,
             observer: .sink(stage, passesData: true), completion: completion)
         }
       })

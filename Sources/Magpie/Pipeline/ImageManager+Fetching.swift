@@ -24,7 +24,7 @@ extension ImageManager {
       fromSource: sources.source,
       // Bytes a transformer has yet to turn into an image make no preview.
       progressive: request.options.contains(.progressiveLoad) && keys.hooks.transformers.isEmpty,
-      hooks: keys.hooks.key)
+      hooks: keys.hooks.key, downloader: ObjectIdentifier(keys.downloader))
   }
 
   /// Joins (or starts) the fetch `key` names for `request`, passing its
@@ -33,7 +33,7 @@ extension ImageManager {
   /// is the download's outcome, passed on without a task of its own; one
   /// that reads the tiers first, or a provider, runs on a task.
   func subscribeFetch(
-    for request: ImageRequest, cacheKey: ImageCacheKey, key: FetchKey, hooks: ResponseHooks,
+    for request: ImageRequest, keys: LoadKeys, key: FetchKey,
     priority: ImageRequest.Priority, observer: StageObserver,
     completion: PipelineStage<FetchedData>.Completion? = nil
   ) -> StageSubscription<FetchedData> {
@@ -42,13 +42,13 @@ extension ImageManager {
     ) { [self] stage in
       // Straight from the network with nothing to run on the bytes: the
       // download's outcome, passed on without a task.
-      if !key.fromCache, key.fromSource, hooks.isEmpty, case .network(let urlRequest) = request.source,
+      if !key.fromCache, key.fromSource, keys.hooks.isEmpty, case .network(let urlRequest) = request.source,
         !LocalURLSource.isLocal(urlRequest.url)
       {
-        stage.start(driving: { download(urlRequest, key: key, stage: $0) })
+        stage.start(driving: { download(urlRequest, key: key, through: keys.downloader, stage: $0) })
       } else {
         stage.start { [self] fetch throws(MagpieError) in
-          try await self.fetch(request, cacheKey: cacheKey, key: key, hooks: hooks, stage: fetch)
+          try await self.fetch(request, keys: keys, key: key, stage: fetch)
         }
         configuration.engineObserver?(.taskMade(.stage(.fetch)))
       }
@@ -58,10 +58,10 @@ extension ImageManager {
   /// The fetch stage as the download's outcome, passed on from the thread
   /// that ends it; returns how to stop it.
   private func download(
-    _ urlRequest: URLRequest, key: FetchKey, stage: PipelineStage<FetchedData>
+    _ urlRequest: URLRequest, key: FetchKey, through downloader: ImageDownloader, stage: PipelineStage<FetchedData>
   ) -> @Sendable () -> Void {
     let priority = stage.priority
-    let download = configuration.downloader.subscribe(
+    let download = downloader.subscribe(
       urlRequest, key: key.transfer, priority: priority, wantsData: key.progressive,
       observer: .sink(stage, passesData: key.progressive)
     ) { result in
@@ -84,16 +84,17 @@ extension ImageManager {
   /// The fetch stage's work: the original from the first cache tier that
   /// has it, else the source's bytes.
   private func fetch(
-    _ request: ImageRequest, cacheKey key: ImageCacheKey, key fetchKey: FetchKey, hooks: ResponseHooks,
-    stage: PipelineStage<FetchedData>
+    _ request: ImageRequest, keys: LoadKeys, key fetchKey: FetchKey, stage: PipelineStage<FetchedData>
   ) async throws(MagpieError) -> FetchedData {
+    let key = keys.cache
+    let hooks = keys.hooks
     var metrics = ImageTaskMetrics()
     if fetchKey.fromCache {
       let clock = ContinuousClock()
       let start = clock.now
       let original = await configuration.cache.readTiers(
         forKey: key.original, decoding: nil, fills: true, access: fetchKey.access,
-        writeFailed: configuration.cacheWriteFailed)
+        readFailed: storageReadFailed, writeFailed: storageWriteFailed)
       metrics.cacheRead += clock.now - start
       if let original {
         metrics.bytesFromCache += original.data.count
@@ -107,7 +108,7 @@ extension ImageManager {
       throw MagpieError(.notCached, "\(shown) is not in the cache and the request allows only the cache")
     }
     var (data, response) = try await load(
-      request, transfer: fetchKey.transfer, hooks: hooks, progressive: fetchKey.progressive, stage: stage,
+      request, transfer: fetchKey.transfer, keys: keys, progressive: fetchKey.progressive, stage: stage,
       metrics: &metrics)
     if !hooks.isEmpty { (data, response) = try await hooks.apply(to: data, response: response) }
     return FetchedData(data: data, response: response, cacheType: .none, metrics: metrics)
@@ -117,7 +118,7 @@ extension ImageManager {
   /// read from the provider or the `file://` or `data:` URL, at the
   /// stage's priority.
   private func load(
-    _ request: ImageRequest, transfer: TransferKey?, hooks: ResponseHooks, progressive: Bool,
+    _ request: ImageRequest, transfer: TransferKey?, keys: LoadKeys, progressive: Bool,
     stage: PipelineStage<FetchedData>,
     metrics: inout ImageTaskMetrics
   ) async throws(MagpieError) -> (Data, HTTPURLResponse?) {
@@ -131,8 +132,8 @@ extension ImageManager {
       local = try await LocalURLSource.data(of: urlRequest.url!, maximumBytes: configuration.maximumLocalSourceBytes)
     case .network(let urlRequest):
       let priority = stage.priority
-      let download = configuration.downloader.subscribe(
-        hooks.prepared(urlRequest), key: transfer, priority: priority, wantsData: progressive,
+      let download = keys.downloader.subscribe(
+        keys.hooks.prepared(urlRequest), key: transfer, priority: priority, wantsData: progressive,
         observer: .sink(stage, passesData: progressive))
       let fetched = Self.fetched(try await stage.awaiting(download, subscribedAt: priority))
       metrics.add(fetched.metrics)

@@ -44,9 +44,9 @@ extension ImageManager {
       let readStart = clock.now
       let decodeOptions = self.decodeOptions(for: request, keepingOriginal: false)
       let refreshing = options.contains(.refreshCached)
-      let failed = configuration.cacheWriteFailed
+      let failed = storageWriteFailed
       let processed = await cache.readTiers(
-        forKey: key, decoding: decodeOptions, fills: !refreshing, access: access, writeFailed: failed)
+        forKey: key, decoding: decodeOptions, fills: !refreshing, access: access, readFailed: storageReadFailed, writeFailed: failed)
       metrics.cacheRead += clock.now - readStart
       if let processed, let image = processed.image {
         metrics.bytesFromCache += processed.data.count

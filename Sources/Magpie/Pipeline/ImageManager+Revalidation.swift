@@ -57,7 +57,7 @@ extension ImageManager {
     if case .network(let urlRequest) = request.source { transfer = TransferKey(job.keys.hooks.prepared(urlRequest)) }
     let key = fetchKey(for: request, keys: job.keys, transfer: transfer, from: sources)
     let subscription = subscribeFetch(
-      for: request, cacheKey: job.keys.cache, key: key, hooks: job.keys.hooks, priority: job.priority,
+      for: request, keys: job.keys, key: key, priority: job.priority,
       observer: .sink(job, passesData: false))
     job.wait(on: .stage(subscription))
     defer { job.wait(on: nil) }

@@ -35,7 +35,7 @@ extension ImageManager {
       metrics.cacheWrite += clock.now - start
       return
     }
-    let failed = configuration.cacheWriteFailed
+    let failed = storageWriteFailed
     let metadata = newValidators?.encoded
     // A processed on-demand animation is not re-encoded (that would decode
     // every frame, and quantize a GIF's again): the caller stores the

@@ -41,6 +41,12 @@ public final class ImageManager: Sendable {
   static var failedSourceCount: Int { FailedSourceMemory.capacity }
   private let nextTaskID = Atomic<Int>(0)
   private let pendingWrites = Lock<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+  /// Told of a failed tier write: the configuration's callback and the
+  /// delegate.
+  let storageWriteFailed: (@Sendable (MagpieError, ImageCacheKey) -> Void)?
+  /// Told of a failed tier read (besides the cache's own callback): the
+  /// delegate.
+  let storageReadFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)?
 
   /// A manager with `configuration`.
   public init(configuration: Configuration) {
@@ -56,6 +62,17 @@ public final class ImageManager: Sendable {
       configuration.downloader.setMaximumConcurrentDownloads(concurrency.downloads)
     }
     validators = ValidatorStore(cache: configuration.cache)
+    let callback = configuration.cacheWriteFailed
+    if let delegate = configuration.delegate {
+      storageWriteFailed = { error, key in
+        callback?(error, key)
+        delegate.cacheWriteFailed(error, key: key)
+      }
+      storageReadFailed = { error, key, tier in delegate.cacheReadFailed(error, key: key, tier: tier) }
+    } else {
+      storageWriteFailed = callback
+      storageReadFailed = nil
+    }
   }
 
   // MARK: Loading
@@ -73,11 +90,9 @@ public final class ImageManager: Sendable {
   /// ``MagpieError/Code/cancelled``. Work it shares with other loads stops
   /// only when every load that needs it is cancelled.
   public func imageTask(with request: ImageRequest) -> ImageTask {
+    let request = prepared(request)
     let memory = memoryLookup(for: request)
-    if let hit = memory.hit {
-      let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
-      return ImageTask(id: id, request: request, finished: .success(hit))
-    }
+    if let hit = memory.hit { return finishedTask(request, hit: hit) }
     let task = makeTask(request)
     start(task, cacheKey: memory.key, progress: nil, partialImage: nil, completion: nil)
     return task
@@ -91,9 +106,13 @@ public final class ImageManager: Sendable {
     partialImage: (@Sendable (Image) -> Void)? = nil
   ) async throws(MagpieError) -> ImageResult {
     // A memory hit is a task that finished at once: its result, without
-    // the task.
+    // the task (made only for a delegate to see).
+    let request = prepared(request)
     let memory = memoryLookup(for: request)
-    if let hit = memory.hit { return hit }
+    if let hit = memory.hit {
+      if configuration.delegate != nil { _ = finishedTask(request, hit: hit) }
+      return hit
+    }
     let task = makeTask(request)
     start(task, cacheKey: memory.key, progress: progress, partialImage: partialImage, completion: nil)
     return try await task.response
@@ -102,8 +121,7 @@ public final class ImageManager: Sendable {
   /// The processed image for `request` if the memory cache has it; never
   /// touches the disk or the network.
   public func cachedImage(for request: ImageRequest) -> Image? {
-    configuration.cache.memoryCache.value(
-      forKey: request.cacheKey(defaultFilter: configuration.cacheKeyFilter).stringValue)
+    configuration.cache.memoryCache.value(forKey: cacheKey(for: prepared(request)).stringValue)
   }
 
   /// Forgets every URL remembered as failed.
@@ -127,7 +145,41 @@ public final class ImageManager: Sendable {
   // MARK: Tasks and jobs
 
   func makeTask(_ request: ImageRequest) -> ImageTask {
-    ImageTask(id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, request: request)
+    let delegate = configuration.delegate
+    let task = ImageTask(
+      id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, request: request, delegate: delegate)
+    delegate?.imageTaskCreated(task)
+    return task
+  }
+
+  /// A task that finished with a memory hit as it was made, shown to the
+  /// delegate.
+  private func finishedTask(_ request: ImageRequest, hit: ImageResult) -> ImageTask {
+    let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
+    let task = ImageTask(id: id, request: request, finished: .success(hit))
+    if let delegate = configuration.delegate {
+      delegate.imageTaskCreated(task)
+      delegate.imageTask(task, didReceive: .finished(.success(hit)))
+    }
+    return task
+  }
+
+  /// `request` with the cache policy the delegate gives it.
+  func prepared(_ request: ImageRequest) -> ImageRequest {
+    guard let delegate = configuration.delegate else { return request }
+    let options = delegate.cacheOptions(for: request)
+    guard options != request.options else { return request }
+    var changed = request
+    changed.options = options
+    return changed
+  }
+
+  /// The key `request`'s image is cached under: its own, through the
+  /// manager's filter, unless the delegate chooses another.
+  func cacheKey(for request: ImageRequest) -> ImageCacheKey {
+    let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
+    guard let delegate = configuration.delegate else { return key }
+    return delegate.cacheKey(for: request, proposed: key)
   }
 
   func memoryHit(for request: ImageRequest) -> ImageResult? {
@@ -137,7 +189,7 @@ public final class ImageManager: Sendable {
   /// The memory cache's answer for `request`, and the cache key it was
   /// asked with: built once, a miss's load goes on with it.
   func memoryLookup(for request: ImageRequest) -> (hit: ImageResult?, key: ImageCacheKey) {
-    let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
+    let key = cacheKey(for: request)
     // Loads that skip memory, or want bytes with a hit, go to the job.
     let skipping: ImageLoadingOptions = [
       .forceRefresh, .refreshCached, .disableMemoryCacheReads, .loadDataForMemoryHits,

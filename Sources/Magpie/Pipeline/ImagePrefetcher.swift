@@ -111,7 +111,7 @@ public final class ImagePrefetcher: Sendable {
   public var report: Report { state.withLock { $0.queue.report } }
 
   private func key(of request: ImageRequest) -> ImageCacheKey {
-    request.cacheKey(defaultFilter: manager.configuration.cacheKeyFilter)
+    manager.cacheKey(for: manager.prepared(request))
   }
 
   private func stop(keys: Set<ImageCacheKey>?) {

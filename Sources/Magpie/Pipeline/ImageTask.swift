@@ -57,9 +57,13 @@ public final class ImageTask: Sendable, Hashable {
   /// when the last reader leaves rather than at the next event.
   private let openListeners = Atomic<Int>(0)
 
-  init(id: Int, request: ImageRequest) {
+  /// The manager's delegate, told of every event.
+  private let delegate: (any ImageManagerDelegate)?
+
+  init(id: Int, request: ImageRequest, delegate: (any ImageManagerDelegate)? = nil) {
     self.id = id
     self.request = request
+    self.delegate = delegate
     self.state = Lock(State(priority: request.priority))
   }
 
@@ -68,6 +72,7 @@ public final class ImageTask: Sendable, Hashable {
   init(id: Int, request: ImageRequest, finished result: Result<ImageResult, MagpieError>) {
     self.id = id
     self.request = request
+    delegate = nil
     var state = State(priority: request.priority)
     state.isFinished = true
     state.result = result
@@ -128,7 +133,7 @@ public final class ImageTask: Sendable, Hashable {
   /// Records progress and passes it to ``events`` listeners; false once
   /// the task was cancelled or finished (the caller then stays silent).
   func setProgress(_ progress: Progress) -> Bool {
-    state.withLock { state in
+    let live = state.withLock { state in
       guard !state.isCancelled, !state.isFinished else { return false }
       state.progress = progress
       // Yielding under the lock keeps events in order and none after
@@ -137,16 +142,20 @@ public final class ImageTask: Sendable, Hashable {
       state.yield(.progress(progress))
       return true
     }
+    if live, let delegate { delegate.imageTask(self, didReceive: .progress(progress)) }
+    return live
   }
 
   /// Passes a partial image to ``events`` listeners; false once the task
   /// was cancelled or finished.
   func deliverPartial(_ image: Image) -> Bool {
-    state.withLock { state in
+    let live = state.withLock { state in
       guard !state.isCancelled, !state.isFinished else { return false }
       state.yield(.partialImage(image))
       return true
     }
+    if live, let delegate { delegate.imageTask(self, didReceive: .partialImage(image)) }
+    return live
   }
 
   /// The outcome, once the task finished.
@@ -198,6 +207,7 @@ public final class ImageTask: Sendable, Hashable {
       listener.finish()
     }
     for waiter in waiters { waiter.resume(returning: outcome) }
+    delegate?.imageTask(self, didReceive: .finished(outcome))
     return outcome
   }
 

@@ -13,6 +13,9 @@ struct LoadKeys: Sendable {
   let access: TierAccess
   /// The response modifiers and data transformers it runs.
   let hooks: ResponseHooks
+  /// The downloader it goes through: the manager's, or the delegate's
+  /// choice.
+  let downloader: ImageDownloader
 
   /// The keys of `request`, whose cache key is `cache` (built by the
   /// memory check before the load starts).
@@ -20,6 +23,7 @@ struct LoadKeys: Sendable {
     self.cache = cache
     source = cache.source
     hooks = ResponseHooks(request, configuration: configuration)
+    downloader = configuration.delegate?.downloader(for: request) ?? configuration.downloader
     if case .network(let urlRequest) = request.source {
       transfer = TransferKey(hooks.prepared(urlRequest))
     } else {
@@ -33,7 +37,7 @@ struct LoadKeys: Sendable {
     access = TierAccess(request)
     job = JobKey(
       cache: cache, behaviour: request.options.intersection(behaviour).rawValue, access: access, transfer: transfer,
-      hooks: hooks.key, alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
+      hooks: hooks.key, downloader: ObjectIdentifier(downloader), alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
   }
 }
 
@@ -50,6 +54,8 @@ struct JobKey: Hashable, Sendable {
   let transfer: TransferKey?
   /// The response hooks' identifiers.
   let hooks: [String]
+  /// The downloader it goes through.
+  let downloader: ObjectIdentifier
   /// The fallback sources, in order (requests that fall back differently
   /// are different work).
   let alternatives: [String]

@@ -16,6 +16,8 @@ struct FetchKey: Hashable, Sendable {
   let progressive: Bool
   /// The response hooks run on the source's bytes.
   let hooks: [String]
+  /// The downloader that fetches from the network.
+  let downloader: ObjectIdentifier
 }
 
 /// One decode stage per fetch and decode plan: requests with equal keys
