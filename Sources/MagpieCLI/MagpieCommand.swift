@@ -38,6 +38,7 @@ enum MagpieCommand {
       loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession] [--via downloader|callers]
                                                 data-loader timings for make bench
 
+    --verbose, with any command: Magpie's log (loader, caches, Redis, decoders) on standard error
     process SPEC: processors joined by '|', e.g. 'downsample(256x256)'
     """
 
@@ -57,7 +58,13 @@ enum MagpieCommand {
       FileHandle.standardError.write(Data(usage.utf8))
       throw .usage("magpie", "no command given")
     }
-    let rest = Array(arguments.dropFirst())
+    var rest = Array(arguments.dropFirst())
+    // --verbose, with any command: Magpie's log on standard error (fetch
+    // also shows URLs whole with it).
+    if rest.contains("--verbose") {
+      MagpieLogging.bootstrap(StandardErrorLogHandler(), level: .debug)
+      if command != "fetch" { rest.removeAll { $0 == "--verbose" } }
+    }
     switch command {
     case "info": try await InfoCommand.run(rest)
     case "decode": try DecodeCommand.run(rest)

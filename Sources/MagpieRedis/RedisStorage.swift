@@ -170,7 +170,7 @@ public final class RedisStorage: ImageDataStoring {
           defer { healthy.store(breaker.state == .closed(failures: 0), ordering: .releasing) }
           return breaker.recordSuccess()
         }
-        if let line { log(line) }
+        if let line { log(line, level: .info) }
       }
       return reply
     } catch {
@@ -179,12 +179,17 @@ public final class RedisStorage: ImageDataStoring {
         defer { healthy.store(false, ordering: .releasing) }
         return breaker.recordFailure(at: ContinuousClock.now, reason: error.reason)
       }
-      if let line { log(line) }
+      if let line { log(line, level: .warning) }
       return nil
     }
   }
 
-  private func log(_ line: String) { configuration.log?("redis \(configuration.endpoint): \(line)") }
+  /// Reports a change of the connection's health to the configuration's
+  /// callback and to Magpie's log.
+  private func log(_ line: String, level: MagpieLogging.Level) {
+    configuration.log?("redis \(configuration.endpoint): \(line)")
+    MagpieLogging.log(level, "redis", line, metadata: ["endpoint": configuration.endpoint])
+  }
 
   private static func globEscaped(_ text: String) -> String {
     text.reduce(into: "") { result, character in

@@ -243,6 +243,12 @@ public final class DiskCache: Sendable {
       }
     }
     estimatedSize.withLock { $0 = total }
+    if result.expiredFiles + result.evictedFiles > 0 {
+      MagpieLogging.log(
+        .info, "cache",
+        "cleaned \(configuration.directory.path): \(result.expiredFiles) expired, \(result.evictedFiles) evicted, "
+          + "\(result.freedBytes) bytes freed")
+    }
     return result
   }
 

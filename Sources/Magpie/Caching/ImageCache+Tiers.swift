@@ -43,6 +43,7 @@ extension ImageCache {
       } catch {
         readFailed?(error, key, tier.storage.name)
         alsoReadFailed?(error, key, tier.storage.name)
+        Self.logFailure(of: "reading", key, tier, error)
         continue
       }
       var image: Image?
@@ -136,7 +137,15 @@ extension ImageCache {
         try await tier.storage.storeData(data, forKey: key.stringValue, metadata: metadata)
       } catch {
         failed?(error, key)
+        Self.logFailure(of: "writing", key, tier, error)
       }
     }
+  }
+
+  /// Logs a failed tier access (a miss, or a store lost; the load goes on).
+  private static func logFailure(of action: String, _ key: ImageCacheKey, _ tier: CacheTier, _ error: MagpieError) {
+    MagpieLogging.log(
+      .warning, "cache", "\(action) \(key) in the \(tier.storage.name) tier failed: \(error)",
+      metadata: ["tier": tier.storage.name])
   }
 }

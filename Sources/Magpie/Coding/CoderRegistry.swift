@@ -60,6 +60,17 @@ public final class CoderRegistry: Sendable {
   /// ``DecodeOptions/colorManagement`` asks, so every coder gets colour
   /// management.
   public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws(MagpieError) -> Image {
+    do throws(MagpieError) {
+      return try decodeUnlogged(data, options: options)
+    } catch {
+      MagpieLogging.log(
+        error.code == .cancelled ? .debug : .notice, "decoder", "decoding \(data.count) bytes failed: \(error)",
+        metadata: ["format": ImageFormat.sniff(data).rawValue])
+      throw error
+    }
+  }
+
+  private func decodeUnlogged(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     let coder = try requireDecoder(for: data)
     var image: Image
     if let animation = onDemandAnimation(data, coder: coder, options: options) {

@@ -46,7 +46,8 @@ extension ImageManager {
       let refreshing = options.contains(.refreshCached)
       let failed = storageWriteFailed
       let processed = await cache.readTiers(
-        forKey: key, decoding: decodeOptions, fills: !refreshing, access: access, readFailed: storageReadFailed, writeFailed: failed)
+        forKey: key, decoding: decodeOptions, fills: !refreshing, access: access, readFailed: storageReadFailed,
+        writeFailed: failed)
       metrics.cacheRead += clock.now - readStart
       if let processed, let image = processed.image {
         metrics.bytesFromCache += processed.data.count

@@ -37,7 +37,8 @@ struct LoadKeys: Sendable {
     access = TierAccess(request)
     job = JobKey(
       cache: cache, behaviour: request.options.intersection(behaviour).rawValue, access: access, transfer: transfer,
-      hooks: hooks.key, downloader: ObjectIdentifier(downloader), alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
+      hooks: hooks.key, downloader: ObjectIdentifier(downloader),
+      alternatives: request.alternativeSources.map(ImageManager.identity(of:)))
   }
 }
 

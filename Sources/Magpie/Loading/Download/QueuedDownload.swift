@@ -75,16 +75,21 @@ final class QueuedDownload: Sendable {
       if state.firstQueueWait == nil { state.firstQueueWait = slot.queueWait }
       return (state.attempts, state.firstQueueWait ?? .zero)
     }
+    let shown = request.url?.redactedDescription ?? "?"
     switch resume(result) {
     case .success(let (data, response)):
+      MagpieLogging.log(
+        .debug, "loader", "downloaded \(shown): \(response.statusCode), \(data.count) bytes, \(attempts) attempt(s)")
       stage.complete(
         .success(downloader.finishedResponse(data, response, attempts: attempts, queueWait: queueWait, begun: begun)))
     case .failure(let error):
       if step.isCancelled { return stage.complete(.failure(MagpieError(.cancelled, "the download was cancelled"))) }
       if answersChallenge(of: error) { return }
       guard let wait = downloader.configuration.retryPolicy.delay(afterAttempt: attempts, error: error) else {
+        MagpieLogging.log(.warning, "loader", "downloading \(shown) failed after \(attempts) attempt(s): \(error)")
         return stage.complete(.failure(error))
       }
+      MagpieLogging.log(.notice, "loader", "retrying \(shown) in \(wait): \(error)")
       let sleep = downloader.configuration.sleep
       let task = Task { [self] in
         do {
@@ -109,6 +114,7 @@ final class QueuedDownload: Sendable {
       let kept = downloader.resumables.take(for: key)
     else { return request }
     state.withLock { $0.resuming = kept }
+    MagpieLogging.log(.info, "loader", "resuming \(request.url?.redactedDescription ?? "?") at byte \(kept.data.count)")
     var ranged = request
     kept.apply(to: &ranged)
     return ranged
@@ -155,6 +161,8 @@ final class QueuedDownload: Sendable {
       })
     else { return false }
     let stage = stage
+    MagpieLogging.log(
+      .info, "loader", "asking for a login to \(challenge.origin) (\(challenge.schemes.joined(separator: ", ")))")
     let task = Task { [self] in
       let answered = await logins.answer(challenge)
       if Task.isCancelled {
