@@ -17,8 +17,10 @@ BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-d
 # djxl, webpmux), and the free ICC profiles the colour fixtures use.
 REFERENCE_PACKAGES := liblcms2-utils icc-profiles-free libavif-bin libheif-examples libjxl-tools webp
 # nginx, curl and openssl: the local origin (Scripts/origin) the tests and
-# the demo start, its readiness check and its TLS certificate.
-ORIGIN_PACKAGES := nginx curl openssl
+# the demo start, its readiness check and its TLS certificate; njs for the
+# Digest-protected location the challenge tests script (Debian has no
+# nginx Digest module).
+ORIGIN_PACKAGES := nginx libnginx-mod-http-js curl openssl
 # The GTK 4 binding (MagpieGTK/, a package of its own) and its UI tests:
 # GTK's headers, and a private X server with its auth tool for the tests.
 GTK_PACKAGES := libgtk-4-dev xvfb xauth

@@ -191,16 +191,18 @@ public final class ImageManager: Sendable {
   func memoryLookup(for request: ImageRequest) -> (hit: ImageResult?, key: ImageCacheKey) {
     let key = cacheKey(for: request)
     // Loads that skip memory, or want bytes with a hit, go to the job.
-    let skipping: ImageLoadingOptions = [
-      .forceRefresh, .refreshCached, .disableMemoryCacheReads, .loadDataForMemoryHits,
-    ]
-    guard request.options.isDisjoint(with: skipping), !request.skippedReads.contains(.memory),
+    guard request.options.isDisjoint(with: Self.optionsSkippingMemoryHits), !request.skipsMemoryReads,
       let image = configuration.cache.memoryCache.value(forKey: key.stringValue),
       servesMemoryHitAtOnce(key, request: request)
     else { return (nil, key) }
     let hit = ImageResult(image: image, cacheType: .memory, request: request, data: nil, metrics: ImageTaskMetrics())
     return (hit, key)
   }
+
+  /// Options whose loads a memory hit does not finish at once.
+  private static let optionsSkippingMemoryHits: ImageLoadingOptions = [
+    .forceRefresh, .refreshCached, .disableMemoryCacheReads, .loadDataForMemoryHits,
+  ]
 
   /// Failures that will not go away by asking again (see
   /// ``FailedSourceMemory/isPermanent(_:)``).

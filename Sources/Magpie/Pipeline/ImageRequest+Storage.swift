@@ -16,7 +16,12 @@ extension ImageRequest {
     var scale: Double?
     var cacheKeyFilter: CacheKeyFilter?
     var alternativeSources: [Source] = []
-    var skippedReads: Set<CacheType> = []
+    var skippedReads: Set<CacheType> = [] {
+      didSet { skipsMemoryReads = skippedReads.contains(.memory) }
+    }
+    /// `skippedReads` names the memory cache: kept as a flag, so the
+    /// memory-hit path reads no set.
+    private(set) var skipsMemoryReads = false
     var skippedWrites: Set<CacheType> = []
     var responseModifiers: [ResponseModifier] = []
     var dataTransformers: [DataTransformer] = []

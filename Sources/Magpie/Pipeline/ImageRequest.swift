@@ -89,6 +89,8 @@ public struct ImageRequest: Sendable {
     get { storage.skippedReads }
     set { update { $0.skippedReads = newValue } }
   }
+  /// Whether ``skippedReads`` names the memory cache.
+  var skipsMemoryReads: Bool { storage.skipsMemoryReads }
   /// Cache tiers this request does not write (SDWebImage's
   /// `storeCacheType`, per tier), named as in ``skippedReads``: neither
   /// with its result nor when a hit in a slower tier fills faster ones.

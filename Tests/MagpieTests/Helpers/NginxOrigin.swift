@@ -31,8 +31,11 @@ final class NginxOrigin: @unchecked Sendable {
   /// Starts nginx serving `root`; with `tls`, over HTTPS with a
   /// self-signed certificate, one that expired in 2020 when `expired`;
   /// with `extraConfig`, those directives in its server block (`@WORKDIR@`
-  /// stands for the work folder).
-  init(serving root: URL, tls: Bool = false, expired: Bool = false, extraConfig: String? = nil) throws {
+  /// stands for the work folder); with `modules`, those of Debian's dynamic
+  /// modules loaded (`ngx_http_js_module`).
+  init(
+    serving root: URL, tls: Bool = false, expired: Bool = false, extraConfig: String? = nil, modules: [String] = []
+  ) throws {
     self.root = root
     scheme = tls ? "https" : "http"
     let script = TestPaths.repositoryRoot.appendingPathComponent("Scripts/origin/nginx-origin.sh")
@@ -45,7 +48,9 @@ final class NginxOrigin: @unchecked Sendable {
       extra = ["--conf", file.path]
     }
     defer { if extra.count == 2 { try? FileManager.default.removeItem(atPath: extra[1]) } }
-    process.arguments = [script.path, root.path] + (tls ? ["--tls"] : []) + (expired ? ["--expired"] : []) + extra
+    process.arguments =
+      [script.path, root.path] + (tls ? ["--tls"] : []) + (expired ? ["--expired"] : []) + extra
+      + modules.flatMap { ["--module", $0] }
     let input = Pipe()
     let output = Pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-nginx-\(UUID().uuidString).err")

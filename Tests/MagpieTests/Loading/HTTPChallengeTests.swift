@@ -10,8 +10,8 @@ import Testing
 /// HTTP challenges (issue 35, item 5): a `401` asks the loader's
 /// challenge handler once, and libcurl answers the scheme the server
 /// picks with the login it gave: Basic at an nginx `auth_basic` location,
-/// Digest at the fault-injecting origin (Debian's nginx has no Digest
-/// module).
+/// Digest at an nginx location scripted in njs (Debian's nginx has no
+/// Digest module) and at the fault-injecting origin.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct HTTPChallengeTests {
   let directory: TemporaryDirectory
   let root: URL
@@ -89,6 +89,65 @@ import Testing
     #expect(last.headers["authorization"]?.contains("s3cret") == false)
     // The password never travels: only the Digest response does.
     #expect(origin.requests("/digest.png").allSatisfy { $0.headers["authorization"]?.contains("s3cret") != true })
+  }
+
+  /// RFC 7616 Digest (MD5, `qop=auth`) checked by an njs handler; a good
+  /// answer is served from the internal `/vault/` location.
+  private static let digestScript = """
+    var crypto = require('crypto');
+    function md5(text) { return crypto.createHash('md5').update(text).digest('hex'); }
+    var realm = 'vault', user = 'reader', password = 's3cret', nonce = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    function fields(header) {
+      var out = {};
+      if (!header || header.slice(0, 7).toLowerCase() != 'digest ') { return out; }
+      header.slice(7).split(',').forEach(function (part) {
+        var at = part.indexOf('=');
+        if (at > 0) { out[part.slice(0, at).trim().toLowerCase()] = part.slice(at + 1).trim().replace(/^"|"$/g, ''); }
+      });
+      return out;
+    }
+    function check(r) {
+      var f = fields(r.headersIn['Authorization']);
+      var ha1 = md5(user + ':' + realm + ':' + password);
+      var ha2 = md5(r.method + ':' + f.uri);
+      var expected = md5(ha1 + ':' + nonce + ':' + f.nc + ':' + f.cnonce + ':' + f.qop + ':' + ha2);
+      if (f.username === user && f.nonce === nonce && f.uri === r.uri && f.response === expected) {
+        r.internalRedirect('/vault/' + r.uri.slice('/digest/'.length));
+        return;
+      }
+      r.headersOut['WWW-Authenticate'] = 'Digest realm="' + realm + '", qop="auth", nonce="' + nonce + '", algorithm=MD5';
+      r.return(401, 'unauthorized');
+    }
+    export default { check };
+    """
+
+  @Test func aDigestLocationAtNginxLoadsWithTheLoginTheHandlerGives() async throws {
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("vault"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("vault/a.png"))
+    let script = directory.url.appendingPathComponent("digest.js")
+    try Data(Self.digestScript.utf8).write(to: script)
+    let config = """
+      js_import digest from \(script.path);
+      location ^~ /digest/ { js_content digest.check; }
+      location ^~ /vault/ { internal; try_files $uri =404; }
+      """
+    let origin = try NginxOrigin(serving: root, extraConfig: config, modules: ["ngx_http_js_module"])
+    defer { origin.stop() }
+    let url = origin.url("/digest/a.png")
+    let asked = Locked<[HTTPAuthenticationChallenge]>([])
+    let downloader = downloader(asked, answer: HTTPLogin(user: "reader", password: "s3cret"))
+    #expect(try await downloader.data(for: URLRequest(url: url)).data == photo)
+    #expect(asked.value.map(\.schemes) == [["digest"]])
+    #expect(asked.value.first?.realm == "vault")
+    // A wrong password: asked once, then the 401 stands.
+    do {
+      _ = try await self.downloader(Locked([]), answer: HTTPLogin(user: "reader", password: "nope"))
+        .data(for: URLRequest(url: url))
+      Issue.record("a wrong Digest login loaded")
+    } catch {
+      #expect(error.statusCode == 401)
+    }
   }
 
   @Test func theURLSessionLoaderRefusesAChallengeHandler() async throws {
