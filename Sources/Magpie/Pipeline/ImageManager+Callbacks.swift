@@ -11,7 +11,21 @@ extension ImageManager {
     progress: (@Sendable (ImageTask.Progress) -> Void)? = nil, partialImage: (@Sendable (Image) -> Void)? = nil,
     completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask {
-    let request = prepared(request)
+    // Without a delegate the request is used as given: no copy of it.
+    if delegate != nil {
+      return load(
+        prepared(request), callbackQueue: callbackQueue, progress: progress, partialImage: partialImage,
+        completion: completion)
+    }
+    return load(
+      request, callbackQueue: callbackQueue, progress: progress, partialImage: partialImage, completion: completion)
+  }
+
+  private func load(
+    _ request: ImageRequest, callbackQueue: CallbackQueue, progress: (@Sendable (ImageTask.Progress) -> Void)?,
+    partialImage: (@Sendable (Image) -> Void)?,
+    completion: @escaping @Sendable (Result<ImageResult, MagpieError>) -> Void
+  ) -> ImageTask {
     let task = makeTask(request)
     let memory = memoryLookup(for: request)
     if let hit = memory.hit {

@@ -47,6 +47,11 @@ public final class ImageManager: Sendable {
   /// Told of a failed tier read (besides the cache's own callback): the
   /// delegate.
   let storageReadFailed: (@Sendable (MagpieError, ImageCacheKey, String) -> Void)?
+  /// The configuration's delegate, when there is one: read once here, so
+  /// that a load without one tests a stored value, not the configuration.
+  let delegate: (any ImageManagerDelegate)?
+  /// Whether HTTP caching is on for every load.
+  let followsHTTPCaching: Bool
 
   /// A manager with `configuration`.
   public init(configuration: Configuration) {
@@ -62,6 +67,8 @@ public final class ImageManager: Sendable {
       configuration.downloader.setMaximumConcurrentDownloads(concurrency.downloads)
     }
     validators = ValidatorStore(cache: configuration.cache)
+    delegate = configuration.delegate
+    followsHTTPCaching = configuration.httpCaching != nil
     let callback = configuration.cacheWriteFailed
     if let delegate = configuration.delegate {
       storageWriteFailed = { error, key in
@@ -90,7 +97,12 @@ public final class ImageManager: Sendable {
   /// ``MagpieError/Code/cancelled``. Work it shares with other loads stops
   /// only when every load that needs it is cancelled.
   public func imageTask(with request: ImageRequest) -> ImageTask {
-    let request = prepared(request)
+    // Without a delegate the request is used as given: no copy of it.
+    if delegate != nil { return task(for: prepared(request)) }
+    return task(for: request)
+  }
+
+  private func task(for request: ImageRequest) -> ImageTask {
     let memory = memoryLookup(for: request)
     if let hit = memory.hit { return finishedTask(request, hit: hit) }
     let task = makeTask(request)
@@ -107,15 +119,30 @@ public final class ImageManager: Sendable {
   ) async throws(MagpieError) -> ImageResult {
     // A memory hit is a task that finished at once: its result, without
     // the task (made only for a delegate to see).
-    let request = prepared(request)
-    let memory = memoryLookup(for: request)
-    if let hit = memory.hit {
-      if configuration.delegate != nil { _ = finishedTask(request, hit: hit) }
-      return hit
+    if delegate != nil {
+      let request = prepared(request)
+      if let hit = memoryLookup(for: request).hit {
+        _ = finishedTask(request, hit: hit)
+        return hit
+      }
+      return try await task(for: request, progress: progress, partialImage: partialImage).response
     }
+    let memory = memoryLookup(for: request)
+    if let hit = memory.hit { return hit }
     let task = makeTask(request)
     start(task, cacheKey: memory.key, progress: progress, partialImage: partialImage, completion: nil)
     return try await task.response
+  }
+
+  /// A task for `request` (memory missed or skipped) with its callbacks.
+  private func task(
+    for request: ImageRequest, progress: (@Sendable (ImageTask.Progress) -> Void)?,
+    partialImage: (@Sendable (Image) -> Void)?
+  ) -> ImageTask {
+    let memory = memoryLookup(for: request)
+    let task = makeTask(request)
+    start(task, cacheKey: memory.key, progress: progress, partialImage: partialImage, completion: nil)
+    return task
   }
 
   /// The processed image for `request` if the memory cache has it; never
@@ -145,7 +172,6 @@ public final class ImageManager: Sendable {
   // MARK: Tasks and jobs
 
   func makeTask(_ request: ImageRequest) -> ImageTask {
-    let delegate = configuration.delegate
     let task = ImageTask(
       id: nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue, request: request, delegate: delegate)
     delegate?.imageTaskCreated(task)
@@ -157,7 +183,7 @@ public final class ImageManager: Sendable {
   private func finishedTask(_ request: ImageRequest, hit: ImageResult) -> ImageTask {
     let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).oldValue
     let task = ImageTask(id: id, request: request, finished: .success(hit))
-    if let delegate = configuration.delegate {
+    if let delegate {
       delegate.imageTaskCreated(task)
       delegate.imageTask(task, didReceive: .finished(.success(hit)))
     }
@@ -166,7 +192,7 @@ public final class ImageManager: Sendable {
 
   /// `request` with the cache policy the delegate gives it.
   func prepared(_ request: ImageRequest) -> ImageRequest {
-    guard let delegate = configuration.delegate else { return request }
+    guard let delegate else { return request }
     let options = delegate.cacheOptions(for: request)
     guard options != request.options else { return request }
     var changed = request
@@ -178,7 +204,7 @@ public final class ImageManager: Sendable {
   /// manager's filter, unless the delegate chooses another.
   func cacheKey(for request: ImageRequest) -> ImageCacheKey {
     let key = request.cacheKey(defaultFilter: configuration.cacheKeyFilter)
-    guard let delegate = configuration.delegate else { return key }
+    guard let delegate else { return key }
     return delegate.cacheKey(for: request, proposed: key)
   }
 
@@ -192,9 +218,14 @@ public final class ImageManager: Sendable {
     let key = cacheKey(for: request)
     // Loads that skip memory, or want bytes with a hit, go to the job.
     guard request.options.isDisjoint(with: Self.optionsSkippingMemoryHits), !request.skipsMemoryReads,
-      let image = configuration.cache.memoryCache.value(forKey: key.stringValue),
-      servesMemoryHitAtOnce(key, request: request)
+      let image = configuration.cache.memoryCache.value(forKey: key.stringValue)
     else { return (nil, key) }
+    // With HTTP caching, only a hit this process knows is fresh.
+    if followsHTTPCaching || request.options.contains(.followHTTPCaching),
+      !servesMemoryHitAtOnce(key, request: request)
+    {
+      return (nil, key)
+    }
     let hit = ImageResult(image: image, cacheType: .memory, request: request, data: nil, metrics: ImageTaskMetrics())
     return (hit, key)
   }

@@ -60,7 +60,8 @@ public final class ImageTask: Sendable, Hashable {
   /// The manager's delegate, told of every event.
   private let delegate: (any ImageManagerDelegate)?
 
-  init(id: Int, request: ImageRequest, delegate: (any ImageManagerDelegate)? = nil) {
+  @inline(__always)
+  init(id: Int, request: ImageRequest, delegate: (any ImageManagerDelegate)?) {
     self.id = id
     self.request = request
     self.delegate = delegate
