@@ -30,7 +30,10 @@ import Testing
     origin = try NginxOrigin(serving: root, extraConfig: config)
   }
 
-  private func manager(_ caching: HTTPCaching? = .privateCache, disk name: String = "cache") throws -> ImageManager {
+  private func manager(
+    _ caching: HTTPCaching? = .privateCache, disk name: String = "cache", remote: InMemoryStorage? = nil
+  ) throws -> ImageManager {
+    let remote = remote ?? self.remote
     let disk = try DiskCache(configuration: .init(directory: directory.url.appendingPathComponent(name)))
     var configuration = ImageManager.Configuration(
       cache: ImageCache(
@@ -113,8 +116,10 @@ import Testing
 
   @Test func aSharedCacheFollowsSMaxAgeAndThePrivateOneMaxAge() async throws {
     defer { origin.stop() }
-    let shared = try manager(.sharedCache, disk: "shared")
-    let personal = try manager(.privateCache, disk: "private")
+    // Tiers of their own: an entry one stored under its rules must not
+    // reach the other through a tier they share.
+    let shared = try manager(.sharedCache, disk: "shared", remote: InMemoryStorage())
+    let personal = try manager(.privateCache, disk: "private", remote: InMemoryStorage())
     _ = try await load(shared, "/shared/a.png")
     _ = try await load(personal, "/shared/a.png")
     clock.advance(by: 2)
