@@ -30,14 +30,7 @@ import Testing
     return ImageManager(configuration: .init(cache: cache, downloader: downloader))
   }
 
-  private func png() throws -> Data {
-    var bytes = [UInt8]()
-    for y in 0..<30 {
-      for x in 0..<40 { bytes += [UInt8((x * 5) % 256), UInt8((y * 7) % 256), 0, 255] }
-    }
-    return try CoderRegistry.shared.encode(
-      Image(pixels: PixelBuffer(width: 40, height: 30, straightRGBA: bytes)), as: .png)
-  }
+  private func png() throws -> Data { try PositionPNG.make() }
 
   private func request(_ options: ImageLoadingOptions = [], reads: Set<CacheType> = [], writes: Set<CacheType> = [])
     -> ImageRequest
@@ -149,5 +142,31 @@ import Testing
     #expect(fromRemote.data == body)
     #expect(remote.reads.last == key)
     #expect(loader.startedURLs.count == 1)
+  }
+
+  @Test func atNginxASkippedReadGoesToTheOriginAndASkippedWriteLeavesTheTierEmpty() async throws {
+    let root = try directory.servingSamples(["cutout-01.png"])
+    let origin = try NginxOrigin(serving: root)
+    defer { origin.stop() }
+    let url = origin.url("/cutout-01.png")
+    func manager() throws -> ImageManager {
+      let cache = ImageCache(
+        memoryCache: .frozen(), tiers: [CacheTier(try disk()), CacheTier(remote)], trimsOnMemoryPressure: false)
+      return ImageManager(
+        configuration: .init(
+          cache: cache,
+          downloader: ImageDownloader(
+            configuration: .init(dataLoader: CurlDataLoader(), retryPolicy: .never, rateLimit: nil))))
+    }
+    var request = ImageRequest(url: url)
+    request.skippedWrites = [.tier("remote")]
+    let first = try manager()
+    _ = try await first.image(for: request)
+    await first.waitForPendingWrites()
+    #expect(remote.stored(url.absoluteString) == nil)
+    #expect(try await manager().image(for: ImageRequest(url: url)).cacheType == .disk)
+    #expect(
+      try await manager().image(for: ImageRequest(url: url, options: [.disableDiskCacheReads])).cacheType == .none)
+    #expect(try origin.requestCount("/cutout-01.png") == 2)
   }
 }

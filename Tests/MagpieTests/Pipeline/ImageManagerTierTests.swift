@@ -32,14 +32,7 @@ import Testing
   private let url = URL(string: "https://images.example.com/a.png")!
 
   /// A PNG whose pixels encode their position.
-  private func png() throws -> Data {
-    var bytes = [UInt8]()
-    for y in 0..<30 {
-      for x in 0..<40 { bytes += [UInt8((x * 5) % 256), UInt8((y * 7) % 256), 0, 255] }
-    }
-    return try CoderRegistry.shared.encode(
-      Image(pixels: PixelBuffer(width: 40, height: 30, straightRGBA: bytes)), as: .png)
-  }
+  private func png() throws -> Data { try PositionPNG.make() }
 
   @Test func aRemoteTierIsReadAfterMemoryAndDiskFilledAfterTheNetworkAndItsHitsFillMemoryAndDisk() async throws {
     let body = try png()

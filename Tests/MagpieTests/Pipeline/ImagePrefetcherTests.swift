@@ -136,4 +136,25 @@ import Testing
     #expect(result.completed == 10)
     #expect(Set(loader.cancelledURLs) == Set([url(0), url(1)].map(\.absoluteString)))
   }
+
+  @Test func atNginxAPausedPrefetchSendsNothingAndAStoppedRequestIsNeverAsked() async throws {
+    let root = try directory.servingSamples(["cutout-01.png", "cutout-03.png", "cutout-05.png"])
+    let origin = try NginxOrigin(serving: root)
+    defer { origin.stop() }
+    let manager = ImageManager(
+      configuration: .init(
+        cache: ImageCache(memoryCache: .frozen(), diskCache: nil, trimsOnMemoryPressure: false),
+        downloader: ImageDownloader(
+          configuration: .init(dataLoader: CurlDataLoader(), retryPolicy: .never, rateLimit: nil))))
+    let prefetcher = ImagePrefetcher(manager: manager, maximumConcurrentPrefetches: 2)
+    let requests = ["/cutout-01.png", "/cutout-03.png", "/cutout-05.png"].map { ImageRequest(url: origin.url($0)) }
+    prefetcher.pause()
+    prefetcher.start(requests)
+    prefetcher.stop([requests[1]])
+    prefetcher.resume()
+    let result = await prefetcher.prefetch([])
+    #expect(result == ImagePrefetcher.Progress(total: 3, finished: 2, skipped: 0, failed: 1))
+    #expect(Set(try origin.loggedURIs()) == ["/cutout-01.png", "/cutout-05.png"])
+    #expect(prefetcher.report.failed.compactMap(\.url) == [origin.url("/cutout-03.png")])
+  }
 }
