@@ -43,7 +43,7 @@ struct HTTPCachePolicy: Equatable, Sendable {
       }
     }
     let now = receivedAt.timeIntervalSince1970
-    let date = response.value(forHTTPHeaderField: "Date").flatMap(Self.httpDate)?.timeIntervalSince1970
+    let date = response.value(forHTTPHeaderField: "Date").flatMap(RetryAfter.httpDate)?.timeIntervalSince1970
     var lifetime: Double?
     if caching == .sharedCache, let sharedMaxAge {
       lifetime = sharedMaxAge
@@ -51,7 +51,7 @@ struct HTTPCachePolicy: Equatable, Sendable {
       lifetime = maxAge
     } else if let expiresHeader = response.value(forHTTPHeaderField: "Expires") {
       // An Expires that is not a date ("0", "-1") means already expired.
-      lifetime = Self.httpDate(expiresHeader).map { $0.timeIntervalSince1970 - (date ?? now) } ?? 0
+      lifetime = RetryAfter.httpDate(expiresHeader).map { $0.timeIntervalSince1970 - (date ?? now) } ?? 0
     }
     guard let lifetime else { return }
     let age = max(Double(response.value(forHTTPHeaderField: "Age") ?? "").map { max($0, 0) } ?? 0, now - (date ?? now))
@@ -76,14 +76,5 @@ struct HTTPCachePolicy: Equatable, Sendable {
       // RFC 9111 caps delta-seconds at 2^31.
       return (name, value.flatMap { Double($0) }.map { min(max($0, 0), 2_147_483_648) })
     }
-  }
-
-  /// An HTTP date (IMF-fixdate, as servers send it).
-  static func httpDate(_ text: String) -> Date? {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    return formatter.date(from: text.trimmingCharacters(in: .whitespaces))
   }
 }

@@ -62,4 +62,12 @@ import Testing
     #expect(decoded == validators)
     #expect(decoded.policy == policy)
   }
+
+  @Test func aHostileDateOrExpiresIsNoDateNotATrap() {
+    // The text that made DateFormatter trap for Retry-After: read through
+    // the same guarded parser, an Expires like it has expired.
+    let hostile = "Wed, 20 Oct 2\u{0317}5 07:28:00 GMT"
+    #expect(policy(["Expires": hostile]).isFresh(at: now) == false)
+    #expect(policy(["Cache-Control": "max-age=60", "Date": hostile]).expires == now.timeIntervalSince1970 + 60)
+  }
 }
