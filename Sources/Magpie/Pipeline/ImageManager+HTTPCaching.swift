@@ -22,11 +22,10 @@ extension ImageManager {
   }
 
   /// Whether a memory hit for `key` may be served at once, before any
-  /// job: always without HTTP caching; with it, only when this process
-  /// knows the entry's rules and they say it is fresh (else the job reads
-  /// the stored rules and revalidates).
-  func servesMemoryHitAtOnce(_ key: ImageCacheKey, request: ImageRequest) -> Bool {
-    guard httpCaching(for: request) != nil else { return true }
+  /// job, by a request that follows HTTP caching (the caller checks
+  /// that): only when this process knows the entry's rules and they say
+  /// it is fresh (else the job reads the stored rules and revalidates).
+  func servesMemoryHitAtOnce(_ key: ImageCacheKey) -> Bool {
     guard let policy = validators.knownValidators(for: key)?.policy else { return false }
     return policy.isFresh(at: configuration.now())
   }

@@ -222,7 +222,7 @@ public final class ImageManager: Sendable {
     else { return (nil, key) }
     // With HTTP caching, only a hit this process knows is fresh.
     if followsHTTPCaching || request.options.contains(.followHTTPCaching),
-      !servesMemoryHitAtOnce(key, request: request)
+      !servesMemoryHitAtOnce(key)
     {
       return (nil, key)
     }

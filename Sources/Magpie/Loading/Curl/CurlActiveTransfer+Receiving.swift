@@ -38,17 +38,16 @@ extension CurlActiveTransfer {
     let statusCode = parser.statusCode
     skippingChallengeBody = false
     if statusCode == 401, transfer.logins != nil {
+      let offered = HTTPAuthenticationChallenge(url: url, fields: parser.challenges)
       // libcurl asks without the login first, then answers the scheme
       // the server picks: that first 401 is passed over, head and body.
-      if authenticating, !challengeSeen,
-        CurlLogins.canAnswer(HTTPAuthenticationChallenge(url: url, fields: parser.challenges).schemes)
-      {
+      if authenticating, !challengeSeen, CurlLogins.canAnswer(offered.schemes) {
         challengeSeen = true
         skippingChallengeBody = true
         parser = ResponseHeadParser(url: url, maximumHeaderSize: transfer.configuration.maximumHeaderSize)
         return true
       }
-      challenge = HTTPAuthenticationChallenge(url: url, fields: parser.challenges)
+      challenge = offered
     }
     if RedirectRules.isRedirect(statusCode) && transfer.configuration.maximumRedirects > 0,
       let location = parser.location
