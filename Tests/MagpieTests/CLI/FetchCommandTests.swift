@@ -118,10 +118,7 @@ import Testing
   @Test func httpCacheFollowsTheOriginsCacheControl() throws {
     defer { origin.stop() }
     let root = directory.url.appendingPathComponent("www")
-    try FileManager.default.createDirectory(
-      at: root.appendingPathComponent("nocache"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("nocache/a.png"))
+    try directory.copy("cutout-01.png", in: root, to: "nocache/a.png")
     let nocache = try NginxOrigin(
       serving: root,
       extraConfig: "location ^~ /nocache/ { add_header Cache-Control \"no-cache\"; try_files $uri =404; }")

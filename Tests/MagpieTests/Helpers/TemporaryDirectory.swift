@@ -44,6 +44,15 @@ final class TemporaryDirectory {
     return root
   }
 
+  /// Copies `name`, already served from `root` (``servingSamples(_:)``),
+  /// to `path` below it, making its folder: a location of its own
+  /// (`basic/a.png`) for nginx rules to protect or decorate.
+  func copy(_ name: String, in root: URL, to path: String) throws {
+    let target = root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: root.appendingPathComponent(name), to: target)
+  }
+
   /// Whether the file system under the folder takes user extended
   /// attributes (where ``DiskCache`` keeps entry metadata).
   var supportsUserAttributes: Bool {

@@ -19,10 +19,7 @@ import Testing
   init() throws {
     directory = try TemporaryDirectory()
     root = try directory.servingSamples(["cutout-01.png"])
-    try FileManager.default.createDirectory(
-      at: root.appendingPathComponent("clientonly"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("clientonly/a.png"))
+    try directory.copy("cutout-01.png", in: root, to: "clientonly/a.png")
   }
 
   private var certificates: TestCertificates { TestCertificates(folder: directory.url) }

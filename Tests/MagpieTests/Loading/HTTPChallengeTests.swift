@@ -20,9 +20,7 @@ import Testing
   init() throws {
     directory = try TemporaryDirectory()
     root = try directory.servingSamples(["cutout-01.png"])
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("basic"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("basic/a.png"))
+    try directory.copy("cutout-01.png", in: root, to: "basic/a.png")
     photo = try Data(contentsOf: root.appendingPathComponent("cutout-01.png"))
   }
 
@@ -122,9 +120,7 @@ import Testing
     """
 
   @Test func aDigestLocationAtNginxLoadsWithTheLoginTheHandlerGives() async throws {
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("vault"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("vault/a.png"))
+    try directory.copy("cutout-01.png", in: root, to: "vault/a.png")
     let script = directory.url.appendingPathComponent("digest.js")
     try Data(Self.digestScript.utf8).write(to: script)
     let config = """

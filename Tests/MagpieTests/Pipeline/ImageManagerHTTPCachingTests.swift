@@ -21,10 +21,7 @@ import Testing
     let root = try directory.servingSamples(["cutout-01.png"])
     var config = ""
     for (folder, header) in Self.locations {
-      try FileManager.default.createDirectory(
-        at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
-      try FileManager.default.copyItem(
-        at: root.appendingPathComponent("cutout-01.png"), to: root.appendingPathComponent("\(folder)/a.png"))
+      try directory.copy("cutout-01.png", in: root, to: "\(folder)/a.png")
       config += "location ^~ /\(folder)/ { add_header Cache-Control \"\(header)\"; try_files $uri =404; }\n"
     }
     origin = try NginxOrigin(serving: root, extraConfig: config)
