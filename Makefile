@@ -14,8 +14,9 @@ BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-d
 	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libjxl-dev libhiredis-dev
 # The C libraries' own tools, the independent references the colour and
 # AVIF/HEIC/JPEG XL tests compare with (transicc, avifdec, heif-convert,
-# djxl, webpmux), and the free ICC profiles the colour fixtures use.
-REFERENCE_PACKAGES := liblcms2-utils icc-profiles-free libavif-bin libheif-examples libjxl-tools webp
+# djxl, webpmux), Pillow (python3-pil: reads the BMPs Magpie writes), and
+# the free ICC profiles the colour fixtures use.
+REFERENCE_PACKAGES := liblcms2-utils icc-profiles-free libavif-bin libheif-examples libjxl-tools webp python3-pil
 # nginx, curl and openssl: the local origin (Scripts/origin) the tests and
 # the demo start, its readiness check and its TLS certificate; njs for the
 # Digest-protected location the challenge tests script (Debian has no

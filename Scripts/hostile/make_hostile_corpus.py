@@ -2,7 +2,7 @@
 """Writes a folder of valid and hostile images made from the test fixtures.
 
 Every format the fixtures hold (JPEG, PNG, APNG, GIF, WebP, AVIF, HEIC,
-JPEG XL) is sniffed by its bytes. Each output file is one of: a valid copy,
+JPEG XL, BMP) is sniffed by its bytes. Each output file is one of: a valid copy,
 a truncation at a random offset, random byte flips, or a header rewritten to
 declare sizes near and over the decode limits (dimensions just under and
 over --max-pixels, frame counts over --max-frames, huge chunk, box and
@@ -12,7 +12,8 @@ segment lengths, huge ICC and EXIF lengths). Python 3 standard library only.
 
 The seed is random unless given and printed either way, so a failing run can
 be made again. Writes OUT_DIR/manifest.json: each file's source, format and
-mutation.
+mutation. Every corpus also holds the named hostile files of issue 36
+(named_NN_FORMAT.EXT, see named_hostile()), whatever the seed.
 """
 import argparse, json, os, random, struct, sys, zlib
 
@@ -30,6 +31,8 @@ def sniff(b):
         if b"avif" in brands or b"avis" in brands: return "avif"
         if any(x in brands for x in (b"heic", b"heix", b"mif1", b"heim", b"hevc")): return "heif"
     if b[:2] == b"\xff\x0a" or b[:12] == b"\x00\x00\x00\x0cJXL \r\n\x87\n": return "jxl"
+    if b[:2] == b"BM" and len(b) >= 18 and struct.unpack("<I", b[14:18])[0] in (12, 16, 40, 52, 56, 64, 108, 124):
+        return "bmp"
     return None
 
 
@@ -225,7 +228,31 @@ def bmff_hostile(b, rng, a):
     return b[: len(b) // 2], "half"
 
 
-HOSTILE = {"png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,
+# BMP ----------------------------------------------------------------------
+def bmp_hostile(b, rng, a):
+    choice = rng.randrange(3)
+    core = struct.unpack("<I", b[14:18])[0] == 12
+    if choice == 0:  # dimensions near and over the limit, either row order
+        w, h = rng.choice(near_sizes(a.max_pixels, 0xFFFF if core else 0x7FFFFFFF, rng))
+        if core: return b[:18] + struct.pack("<HH", w, h) + b[22:], f"core {w}x{h}"
+        h = -h if rng.random() < 0.5 else h
+        return b[:18] + struct.pack("<ii", w, h) + b[26:], f"info {w}x{h}"
+    if choice == 1 and not core:  # a colour count and a pixel offset far past the file
+        used, offset = rng.choice([0xFFFFFFFF, 1 << 31, 257]), rng.choice([0xFFFFFFFF, len(b) * 3, 0])
+        out = b[:10] + struct.pack("<I", offset) + b[14:46] + struct.pack("<I", used) + b[50:]
+        return out, f"colours {used} offset {offset}"
+    # the pixels read as run-length codes
+    return b[:30] + struct.pack("<I", rng.choice([1, 2])) + b[34:], "rle codes"
+
+
+def named_hostile():
+    """The hostile files every run holds, whatever the seed: the ones issue
+    36 names (each refused from its headers before any pixel memory)."""
+    bmp = b"BM" + struct.pack("<IHHI", 54, 0, 0, 54) + struct.pack("<IiiHHIIiiII", 40, 100000, 100000, 1, 24, 0, 0, 0, 0, 0, 0)
+    return [("bmp", bmp, "bmp declaring 100000x100000")]
+
+
+HOSTILE = {"bmp": bmp_hostile, "png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,
            "webp": webp_hostile, "avif": bmff_hostile, "heif": bmff_hostile}
 EXTENSIONS = {"apng": "png", "heif": "heic"}
 
@@ -273,6 +300,10 @@ def main():
         name = f"{n:05d}_{fmt}.{EXTENSIONS.get(fmt, fmt)}"
         with open(os.path.join(a.out, name), "wb") as f: f.write(body)
         manifest["files"].append({"name": name, "format": fmt, "source": src, "mutation": what})
+    for n, (fmt, body, what) in enumerate(named_hostile()):
+        name = f"named_{n:02d}_{fmt}.{EXTENSIONS.get(fmt, fmt)}"
+        with open(os.path.join(a.out, name), "wb") as f: f.write(body)
+        manifest["files"].append({"name": name, "format": fmt, "source": "named", "mutation": "header: " + what})
     with open(os.path.join(a.out, "manifest.json"), "w") as f: json.dump(manifest, f, indent=1)
     print(f"make_hostile_corpus: wrote {a.count} files ({', '.join(formats)}) to {a.out}")
 

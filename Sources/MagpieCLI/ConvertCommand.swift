@@ -63,13 +63,13 @@ enum ConvertCommand {
   static func outputFormat(_ option: String?, path: String) throws(CLIError) -> ImageFormat {
     if let option {
       guard let format = format(named: option) else {
-        throw .usage("--format", "expected jpeg, png, gif or webp, got '\(option)'")
+        throw .usage("--format", "expected jpeg, png, gif, webp, avif or bmp, got '\(option)'")
       }
       return format
     }
     let ext = URL(fileURLWithPath: path).pathExtension
     guard let format = format(named: ext) else {
-      throw .usage("convert", "cannot tell the format from '\(path)'; add --format jpeg|png|gif|webp")
+      throw .usage("convert", "cannot tell the format from '\(path)'; add --format jpeg|png|gif|webp|avif|bmp")
     }
     return format
   }
@@ -81,6 +81,7 @@ enum ConvertCommand {
     case "gif": .gif
     case "webp": .webp
     case "avif": .avif
+    case "bmp": .bmp
     default: nil
     }
   }

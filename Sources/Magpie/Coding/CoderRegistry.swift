@@ -1,7 +1,7 @@
 import Foundation
 
 /// The coders Magpie asks, in order: coders you register (newest first),
-/// then the built-in JPEG, PNG/APNG, GIF and WebP coders.
+/// then the built-in JPEG, PNG/APNG, GIF, WebP and BMP coders.
 ///
 /// This is SDImageCodersManager's rule: a registered coder can take over a
 /// format from a built-in one, or add a format Magpie lacks, without any
@@ -12,7 +12,7 @@ public final class CoderRegistry: Sendable {
 
   /// The coders Magpie ships, asked after every registered coder.
   public static var builtInCoders: [any ImageCoder] {
-    [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+    [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder()]
   }
 
   private let builtIn: [any ImageCoder]

@@ -163,7 +163,7 @@ import Testing
     (["convert", "in.png"], "one path"),
     (["convert", "in.png", "out.tiff"], "unknown extension"),
     (["convert", "in.png", "out.png", "--quality", "101"], "quality out of range"),
-    (["convert", "in.png", "out.png", "--format", "bmp"], "unknown format"),
+    (["convert", "in.png", "out.png", "--format", "tga"], "unknown format"),
     (["convert", "in.png", "out.png", "--process", "sharpen(3)"], "unknown processor"),
     (["convert", "in.png", "out.png", "--process", "downsample(0x10)"], "empty size"),
     (["convert", "in.png", "out.png", "--process", "downsample(10x10"], "missing parenthesis"),

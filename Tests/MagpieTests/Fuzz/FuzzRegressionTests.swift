@@ -21,7 +21,7 @@ import Testing
   /// names from `magpie-fuzz list`, which prints `FuzzHarnesses.all`.
   @Test func registryNamesEveryHarnessMakeFuzzRuns() throws {
     var expected: Set = [
-      "sniff", "jpeg", "jpeg-progressive", "png", "gif", "webp", "icc", "metadata", "process-spec", "http-head",
+      "sniff", "jpeg", "jpeg-progressive", "png", "gif", "webp", "bmp", "icc", "metadata", "process-spec", "http-head",
       "cache-entry",
     ]
     #if canImport(MagpieAVIF)
