@@ -2,7 +2,7 @@
 """Writes a folder of valid and hostile images made from the test fixtures.
 
 Every format the fixtures hold (JPEG, PNG, APNG, GIF, WebP, AVIF, HEIC,
-JPEG XL, BMP) is sniffed by its bytes. Each output file is one of: a valid copy,
+JPEG XL, BMP, ICO) is sniffed by its bytes. Each output file is one of: a valid copy,
 a truncation at a random offset, random byte flips, or a header rewritten to
 declare sizes near and over the decode limits (dimensions just under and
 over --max-pixels, frame counts over --max-frames, huge chunk, box and
@@ -33,6 +33,7 @@ def sniff(b):
     if b[:2] == b"\xff\x0a" or b[:12] == b"\x00\x00\x00\x0cJXL \r\n\x87\n": return "jxl"
     if b[:2] == b"BM" and len(b) >= 18 and struct.unpack("<I", b[14:18])[0] in (12, 16, 40, 52, 56, 64, 108, 124):
         return "bmp"
+    if b[:4] in (b"\x00\x00\x01\x00", b"\x00\x00\x02\x00") and len(b) >= 6 and b[4:6] != b"\x00\x00": return "ico"
     return None
 
 
@@ -245,14 +246,39 @@ def bmp_hostile(b, rng, a):
     return b[:30] + struct.pack("<I", rng.choice([1, 2])) + b[34:], "rle codes"
 
 
+# ICO / CUR ------------------------------------------------------------------
+def ico_hostile(b, rng, a):
+    count = struct.unpack("<H", b[4:6])[0]
+    choice = rng.randrange(3)
+    if choice == 0:  # a directory declaring many more entries than it holds
+        n = rng.choice([0xFFFF, a.max_frames + 1, count + 1])
+        return b[:4] + struct.pack("<H", n) + b[6:], f"{n} entries declared"
+    if choice == 1 and count:  # an entry's offset and length far past the file
+        i = 6 + 16 * rng.randrange(count)
+        big = rng.choice([0xFFFFFFFF, 0x7FFFFFFF, len(b) * 2])
+        return b[:i + 8] + struct.pack("<II", big, rng.choice([big, len(b) - 1])) + b[i + 16:], f"entry size {big}"
+    # every entry's BMP height doubled again (mask and colours disagree)
+    out = bytearray(b)
+    for k in range(count):
+        at = struct.unpack("<I", b[6 + 16 * k + 12:6 + 16 * k + 16])[0]
+        if at + 12 <= len(out) and out[at:at + 4] == b"\x28\x00\x00\x00":
+            out[at + 8:at + 12] = struct.pack("<i", rng.choice([0x7FFFFFFF, -0x7FFFFFFF, 0]))
+    return bytes(out), "entry heights"
+
+
 def named_hostile():
     """The hostile files every run holds, whatever the seed: the ones issue
     36 names (each refused from its headers before any pixel memory)."""
     bmp = b"BM" + struct.pack("<IHHI", 54, 0, 0, 54) + struct.pack("<IiiHHIIiiII", 40, 100000, 100000, 1, 24, 0, 0, 0, 0, 0, 0)
-    return [("bmp", bmp, "bmp declaring 100000x100000")]
+    # 65,535 directory entries, all present, each pointing at one tiny PNG.
+    png = b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)) + \
+        png_chunk(b"IDAT", zlib.compress(b"\x00\x00\x00\x00\x00")) + png_chunk(b"IEND", b"")
+    n = 0xFFFF
+    ico = struct.pack("<HHH", 0, 1, n) + struct.pack("<BBBBHHII", 1, 1, 0, 0, 1, 32, len(png), 6 + 16 * n) * n + png
+    return [("bmp", bmp, "bmp declaring 100000x100000"), ("ico", ico, "ico of 65535 entries")]
 
 
-HOSTILE = {"bmp": bmp_hostile, "png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,
+HOSTILE = {"bmp": bmp_hostile, "ico": ico_hostile, "png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,
            "webp": webp_hostile, "avif": bmff_hostile, "heif": bmff_hostile}
 EXTENSIONS = {"apng": "png", "heif": "heic"}
 

@@ -44,11 +44,12 @@ enum DecodeCommand {
     let base = URL(fileURLWithPath: directory).appendingPathComponent(name)
     let rgbaPath = base.path + ".rgba"
     let jsonPath = base.path + ".json"
-    let image: Image
+    let images: [Image]
     do throws(CLIError) {
       let data = try InputFile.readFile(path)
       do {
-        image = try CoderRegistry.shared.decode(data, options: options)
+        // An icon's entries (largest first) as frames of their own sizes.
+        images = try CoderRegistry.shared.decodeSubimages(data, options: options)
       } catch {
         throw CLIError.failure("decode \(path)", error)
       }
@@ -59,13 +60,13 @@ enum DecodeCommand {
       try InputFile.write(Data((record.text + "\n").utf8), to: jsonPath)
       throw error
     }
-    try writeFrames(of: image, to: rgbaPath)
-    try InputFile.write(Data((ImageJSON.decoded(image).text + "\n").utf8), to: jsonPath)
+    try writeFrames(of: images, to: rgbaPath)
+    try InputFile.write(Data((ImageJSON.decoded(images).text + "\n").utf8), to: jsonPath)
   }
 
   /// Streams frames to a temporary file, then renames it into place;
   /// memory stays at the decoded image plus a small scratch buffer.
-  private static func writeFrames(of image: Image, to path: String) throws(CLIError) {
+  private static func writeFrames(of images: [Image], to path: String) throws(CLIError) {
     let temporary = path + ".partial"
     guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
       throw .failure("write \(path)", String(cString: strerror(errno)))
@@ -74,7 +75,7 @@ enum DecodeCommand {
       let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
       defer { try? handle.close() }
       let writer = RawRGBAWriter(descriptor: handle.fileDescriptor, path: path)
-      for frame in image.frames {
+      for frame in images.flatMap(\.frames) {
         try writer.write(frame.pixels)
       }
       try handle.synchronize()

@@ -2,9 +2,11 @@ import Magpie
 
 /// The JSON shapes the CLI prints, in the contract's field order.
 enum ImageJSON {
-  /// `magpie info`: `{"format","width","height","frames","loop_count","delays_ms","orientation","bytes"}`.
-  static func info(_ info: ImageInfo) -> JSONValue {
-    .object([
+  /// `magpie info`: `{"format","width","height","frames","loop_count","delays_ms","orientation","bytes"}`,
+  /// plus `entries` (`{"width","height","bits"}`, and a cursor's `"hotspot":[x,y]`) for a file of
+  /// several images such as an icon.
+  static func info(_ info: ImageInfo, subimages: [SubimageInfo]? = nil) -> JSONValue {
+    var fields: [(String, JSONValue)] = [
       ("format", .string(info.format.rawValue)),
       ("width", .int(info.size.width)),
       ("height", .int(info.size.height)),
@@ -13,17 +15,38 @@ enum ImageJSON {
       ("delays_ms", .array(info.frameDurations.map { .int($0.wholeMilliseconds) })),
       ("orientation", .int(info.orientation.rawValue)),
       ("bytes", .int(info.byteCount)),
-    ])
+    ]
+    if let subimages {
+      fields.append(("entries", .array(subimages.map(entry))))
+    }
+    return .object(fields)
   }
 
-  /// `magpie decode`'s per-file record: `{"width","height","frames","delays_ms","loop_count"}`.
-  static func decoded(_ image: Image) -> JSONValue {
-    .object([
+  private static func entry(_ subimage: SubimageInfo) -> JSONValue {
+    var fields: [(String, JSONValue)] = [
+      ("width", .int(subimage.size.width)), ("height", .int(subimage.size.height)),
+      ("bits", .int(subimage.bitsPerPixel)),
+    ]
+    if let hotspot = subimage.hotspot { fields.append(("hotspot", .array([.int(hotspot.x), .int(hotspot.y)]))) }
+    return .object(fields)
+  }
+
+  /// `magpie decode`'s per-file record: `{"width","height","frames","delays_ms","loop_count"}`; for a
+  /// file of several images (an icon's entries) each is a frame, `width` and `height` are the first's,
+  /// and `frame_sizes` lists every frame's `[width, height]`.
+  static func decoded(_ images: [Image]) -> JSONValue {
+    let image = images[0]
+    var fields: [(String, JSONValue)] = [
       ("width", .int(image.pixelSize.width)),
       ("height", .int(image.pixelSize.height)),
-      ("frames", .int(image.frames.count)),
-      ("delays_ms", .array(image.frames.map { .int($0.durationMilliseconds) })),
+      ("frames", .int(images.reduce(0) { $0 + $1.frames.count })),
+      ("delays_ms", .array(images.flatMap(\.frames).map { .int($0.durationMilliseconds) })),
       ("loop_count", .int(image.loopCount)),
-    ])
+    ]
+    if images.count > 1 {
+      fields.append(
+        ("frame_sizes", .array(images.map { .array([.int($0.pixelSize.width), .int($0.pixelSize.height)]) })))
+    }
+    return .object(fields)
   }
 }

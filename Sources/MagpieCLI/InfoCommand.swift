@@ -11,7 +11,7 @@ enum InfoCommand {
     let data = try await InputFile.read(location)
     do {
       let info = try CoderRegistry.shared.info(of: data)
-      print(ImageJSON.info(info).text)
+      print(ImageJSON.info(info, subimages: try CoderRegistry.shared.subimages(in: data)).text)
     } catch {
       throw .failure("info \(location)", error)
     }

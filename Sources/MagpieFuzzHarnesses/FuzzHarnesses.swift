@@ -6,7 +6,7 @@ public enum FuzzHarnesses {
   /// built), in the order `make fuzz` runs them.
   public static var all: [FuzzHarness] {
     var harnesses: [FuzzHarness] = [
-      .sniffing, .jpeg, .jpegProgressive, .png, .gif, .webp, .bmp, .icc, .metadata, .processSpec, .httpHead,
+      .sniffing, .jpeg, .jpegProgressive, .png, .gif, .webp, .bmp, .ico, .icc, .metadata, .processSpec, .httpHead,
       .cacheEntry,
     ]
     #if canImport(MagpieAVIF)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The coders Magpie asks, in order: coders you register (newest first),
-/// then the built-in JPEG, PNG/APNG, GIF, WebP and BMP coders.
+/// then the built-in JPEG, PNG/APNG, GIF, WebP, BMP and ICO coders.
 ///
 /// This is SDImageCodersManager's rule: a registered coder can take over a
 /// format from a built-in one, or add a format Magpie lacks, without any
@@ -12,7 +12,7 @@ public final class CoderRegistry: Sendable {
 
   /// The coders Magpie ships, asked after every registered coder.
   public static var builtInCoders: [any ImageCoder] {
-    [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder()]
+    [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder(), ICOCoder()]
   }
 
   private let builtIn: [any ImageCoder]
@@ -81,7 +81,9 @@ public final class CoderRegistry: Sendable {
       SRGBConversion.apply(to: &image, options: options)
     }
     if options.keepsMetadata {
+      let hotspot = image.metadata?.cursorHotspot
       image.metadata = ImageMetadata.read(from: data, isOrientationApplied: options.appliesOrientation)
+      image.metadata?.cursorHotspot = hotspot
     }
     return image
   }

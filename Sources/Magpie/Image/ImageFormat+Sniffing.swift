@@ -36,7 +36,8 @@ extension ImageFormat {
       let dibSize = Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24
       if [12, 16, 40, 52, 56, 64, 108, 124].contains(dibSize) { return FormatDetails(format: .bmp) }
     }
-    if has([0x00, 0x00, 0x01, 0x00]) && b.count >= 6 && (b[4] != 0 || b[5] != 0) {
+    // Icons (type 1) and cursors (type 2), as the MIME sniffing standard has them.
+    if (has([0x00, 0x00, 0x01, 0x00]) || has([0x00, 0x00, 0x02, 0x00])) && b.count >= 6 && (b[4] != 0 || b[5] != 0) {
       return FormatDetails(format: .ico)
     }
     if looksLikeSVG(b) { return FormatDetails(format: .svg) }

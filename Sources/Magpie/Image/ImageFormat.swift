@@ -24,7 +24,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
   case bmp
   /// TIFF, either byte order.
   case tiff
-  /// Windows icon.
+  /// Windows icon or cursor (`.ico`, `.cur`).
   case ico
   /// SVG (XML whose root element is `svg`).
   case svg

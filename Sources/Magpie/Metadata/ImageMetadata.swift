@@ -13,15 +13,21 @@ public struct ImageMetadata: Sendable, Hashable {
   /// said; an encode that keeps the EXIF then resets its orientation to 1
   /// so that nothing turns the pixels a second time.
   public var isOrientationApplied: Bool
+  /// A cursor's hotspot (`.cur` files), set whether or not
+  /// ``DecodeOptions/keepsMetadata`` asks for the rest; no encoder writes it.
+  public var cursorHotspot: CursorHotspot?
 
   /// Metadata of the given blocks.
-  public init(exif: Data? = nil, xmp: Data? = nil, isOrientationApplied: Bool = true) {
+  public init(
+    exif: Data? = nil, xmp: Data? = nil, isOrientationApplied: Bool = true, cursorHotspot: CursorHotspot? = nil
+  ) {
     self.exif = exif
     self.xmp = xmp
     self.isOrientationApplied = isOrientationApplied
+    self.cursorHotspot = cursorHotspot
   }
 
-  /// Whether there is neither EXIF nor XMP.
+  /// Whether there is neither EXIF nor XMP (nothing an encoder would write).
   public var isEmpty: Bool { exif == nil && xmp == nil }
 
   /// The EXIF block to write: orientation reset to 1 (upright) when the

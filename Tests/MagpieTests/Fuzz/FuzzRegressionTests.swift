@@ -21,8 +21,8 @@ import Testing
   /// names from `magpie-fuzz list`, which prints `FuzzHarnesses.all`.
   @Test func registryNamesEveryHarnessMakeFuzzRuns() throws {
     var expected: Set = [
-      "sniff", "jpeg", "jpeg-progressive", "png", "gif", "webp", "bmp", "icc", "metadata", "process-spec", "http-head",
-      "cache-entry",
+      "sniff", "jpeg", "jpeg-progressive", "png", "gif", "webp", "bmp", "ico", "icc", "metadata", "process-spec",
+      "http-head", "cache-entry",
     ]
     #if canImport(MagpieAVIF)
       expected.insert("avif")

@@ -6,6 +6,10 @@ enum BMPDecoder {
     var pixels: PixelBuffer
     /// True when the data ended early (only with `allowsPartialImage`).
     var isPartial: Bool
+    /// Whether the stored pixels carry alpha that is used (an alpha mask,
+    /// or 32-bit `BI_RGB` with a non-zero fourth byte), which an icon's AND
+    /// mask then does not override.
+    var usesAlpha = false
   }
 
   /// Decodes the image in `b`, whose headers are `header`: the pixel limit
@@ -48,7 +52,8 @@ enum BMPDecoder {
       // zero does not use them as alpha.
       setOpaque(&pixels, rows: rows, bottomUp: !header.isTopDown)
     }
-    return Result(pixels: pixels, isPartial: rows < size.height)
+    let usesAlpha = (header.bitfields?.hasAlpha == true || header.guessesAlpha) && converter.alphaSeen != 0
+    return Result(pixels: pixels, isPartial: rows < size.height, usesAlpha: usesAlpha)
   }
 
   private static func decodeRLE(

@@ -86,11 +86,11 @@ struct BMPHeader {
     } else {
       bitfields = nil
     }
-    palette =
-      bitCount <= 8
-      ? Self.palette(reader, at: tableStart, entrySize: isCore ? 3 : 4, bits: bitCount, used: colorsUsed) : []
+    let entries = bitCount > 8 ? 0 : colorsUsed == 0 ? 1 << bitCount : min(colorsUsed, 1 << bitCount)
+    palette = entries > 0 ? Self.palette(reader, at: tableStart, entrySize: isCore ? 3 : 4, count: entries) : []
+    // No offset (icon entries, which have no file header): right after the table.
     let declaredOffset = reader.u32(10)
-    pixelOffset = declaredOffset == 0 ? tableStart + (isCore ? 3 : 4) * palette.count : declaredOffset
+    pixelOffset = declaredOffset == 0 ? tableStart + (isCore ? 3 : 4) * entries : declaredOffset
     iccRange =
       headerSize == 124 && reader.u32(70) == 0x4D42_4544 ? reader.range(14 + reader.u32(126), reader.u32(130)) : nil
   }
@@ -114,11 +114,10 @@ struct BMPHeader {
     throw MagpieError(.corruptData, "bmp compression \(code) does not go with \(bitCount) bits per pixel")
   }
 
-  /// The colour table padded to 256 entries of opaque black: Chromium's
-  /// colour for an index past the table. `used` (biClrUsed) is clamped to
-  /// the depth's count; the fourth byte of each entry is ignored.
-  private static func palette(_ reader: BMPBytes, at start: Int, entrySize: Int, bits: Int, used: Int) -> [UInt32] {
-    let count = used == 0 ? 1 << bits : min(used, 1 << bits)
+  /// The colour table of `count` entries (biClrUsed clamped to the depth's
+  /// count) padded to 256 entries of opaque black: Chromium's colour for an
+  /// index past the table. The fourth byte of each entry is ignored.
+  private static func palette(_ reader: BMPBytes, at start: Int, entrySize: Int, count: Int) -> [UInt32] {
     let available = max(0, min(count, (reader.count - start) / entrySize))
     var table = [UInt32](repeating: 0xFF00_0000, count: 256)
     for i in 0..<available {
