@@ -100,7 +100,43 @@ def corpus():
     for name in sorted(os.listdir(KODAK)) if os.path.isdir(KODAK) else []:
         files["kodak/" + name] = os.path.join(KODAK, name)
     heic_corpus(files, make)
+    core_format_corpus(files, make)
     return files
+
+
+def core_format_corpus(files, make):
+    """BMP and ICO written by Pillow from the PNG photo and cutout: a 24-bit
+    photo, a 32-bit cutout (BI_RGB, its fourth byte alpha), and a favicon of
+    six sizes up to 256 as PNG entries and as 32-bit BMP entries."""
+    from PIL import Image
+
+    def convert(source, mode, fmt, **save):
+        def build(path):
+            Image.open(files[source]).convert(mode).save(path, format=fmt, **save)
+        return build
+    sizes = [(16, 16), (32, 32), (48, 48), (64, 64), (128, 128), (256, 256)]
+    make("photo-1024x768.bmp", convert("photo-1024x768.png", "RGB", "BMP"))
+    make("cutout-1024x1024.bmp", convert("cutout-1024x1024.png", "RGBA", "BMP"))
+    make("favicon-256.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes))
+    make("favicon-256-bmp.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes, bitmap_format="bmp"))
+
+
+def core_format_cases(files):
+    """BMP and ICO rows, against Pillow (libvips reads neither without its
+    ImageMagick loader, so pyvips reports a skip)."""
+    engines = ["magpie", "pillow", "pyvips"]
+    target = (["pillow", "pyvips"], 1.0)
+    return [
+        ("bmp-decode-rgb", "BMP decode 1024x768 24-bit", "decode", [files["photo-1024x768.bmp"]], engines, target),
+        ("bmp-decode-rgba", "BMP decode 1024x1024 32-bit", "decode", [files["cutout-1024x1024.bmp"]], engines, target),
+        ("thumb-bmp", "Thumbnail 1024x768 24-bit BMP to 256x192", "thumb", [files["photo-1024x768.bmp"]], engines,
+         target),
+        ("ico-decode", "ICO decode, largest of 6 entries (256 px PNG)", "decode", [files["favicon-256.ico"]], engines,
+         target),
+        ("ico-decode-bmp", "ICO decode, largest of 6 entries (256 px 32-bit BMP)", "decode",
+         [files["favicon-256-bmp.ico"]], engines, target),
+        ("thumb-ico", "Thumbnail ICO (6 PNG entries) to 256 px", "thumb", [files["favicon-256.ico"]], engines, target),
+    ]
 
 
 def heic_corpus(files, make):
@@ -272,6 +308,7 @@ def main():
     ]:
         cases.append((cid, title, task, paths, ["magpie", "pillow", "pyvips"], (["pillow", "pyvips"], 1.0)))
     cases += heic_cases(files)
+    cases += core_format_cases(files)
     # Processors on a decoded 1024x1024 RGBA image, pixels to pixels, each
     # against the way a Pillow user does the same (peer_pillow.py), and
     # pyvips where libvips has one operation for it. Target: faster than

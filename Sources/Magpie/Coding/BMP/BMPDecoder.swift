@@ -14,11 +14,17 @@ enum BMPDecoder {
 
   /// Decodes the image in `b`, whose headers are `header`: the pixel limit
   /// is checked against the declared size before anything is allocated,
-  /// and uncompressed data must hold at least one whole row.
+  /// and uncompressed data must hold at least one whole row. Complete
+  /// uncompressed rows larger than `options.targetSize` needs are shrunk
+  /// while they are read (``BMPReducedDecoder``) by 2, 4 or 8.
   static func decode(
     _ b: UnsafeRawBufferPointer, header: BMPHeader, options: DecodeOptions
   ) throws(MagpieError) -> Result {
-    try options.checkPixelLimit(decoded: header.size, declared: header.size)
+    let uncompressed = header.compression == .none || header.compression == .bitfields
+    let factor = uncompressed ? options.shrinkDenominator(for: header.size, orientation: .up) : 1
+    let reduced = PixelSize(
+      width: (header.size.width + factor - 1) / factor, height: (header.size.height + factor - 1) / factor)
+    try options.checkPixelLimit(decoded: reduced, declared: header.size)
     guard header.pixelOffset < b.count else {
       throw MagpieError(
         .truncatedData, "bmp pixel data starts at \(header.pixelOffset), past the file's \(b.count) bytes")
@@ -34,6 +40,11 @@ enum BMPDecoder {
     guard rows == size.height || (options.allowsPartialImage && rows > 0) else {
       throw MagpieError(
         .truncatedData, "bmp pixel data ends after \(rows) of \(size.height) rows (\(data.count) bytes)")
+    }
+    if factor > 1 && rows == size.height {
+      // Shrink on load: the full-size pixels are never held.
+      let pixels = try BMPReducedDecoder.decode(data, header: header, factor: factor, deadline: deadline)
+      return Result(pixels: pixels, isPartial: false, usesAlpha: !pixels.isOpaque)
     }
     var converter = BMPRowConverter(header: header)
     var pixels = try PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .straight) {

@@ -37,7 +37,10 @@ enum ICOEntryDecoder {
     }
     return try PinnedBytes.with(file) { (f) throws(MagpieError) -> BMPDecoder.Result in
       let header = try BMPHeader(f)
-      var result = try BMPDecoder.decode(f, header: header, options: options)
+      // The entry was chosen for the size: decoded whole, so the mask fits.
+      var whole = options
+      whole.targetSize = nil
+      var result = try BMPDecoder.decode(f, header: header, options: whole)
       if !result.usesAlpha, header.compression == .none || header.compression == .bitfields {
         applyMask(f, header: header, to: &result.pixels)
       }
