@@ -90,6 +90,16 @@ let optionalCoders: [OptionalCoder] = [
       loader("CJXLLoader", library: "jxl", define: "MP_JXL_SONAME"),
       .target(name: "MagpieJXL", dependencies: ["Magpie", "CJXL", "CJXLLoader"]),
     ]),
+  // SVG through librsvg (Debian librsvg2-dev), rendered with cairo. The
+  // loader declares the few functions it calls and opens librsvg on first
+  // use: its headers need GLib's and cairo's include folders, which only
+  // pkg-config gives, with -pthread, a flag SwiftPM prohibits.
+  OptionalCoder(
+    key: "svg", header: "librsvg-2.0/librsvg/rsvg.h", module: "MagpieSVG",
+    targets: [
+      loader("CSVGLoader", library: "rsvg-2", define: "MP_SVG_SONAME"),
+      .target(name: "MagpieSVG", dependencies: ["Magpie", "CSVGLoader"]),
+    ]),
   // Not a coder: the shared cache tier on Redis through hiredis (Debian
   // libhiredis-dev), a product of its own so that only servers that use it
   // link it. Not through pkg-config: hiredis.pc's cflags carry

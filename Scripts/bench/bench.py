@@ -119,6 +119,31 @@ def core_format_corpus(files, make):
     make("cutout-1024x1024.bmp", convert("cutout-1024x1024.png", "RGBA", "BMP"))
     make("favicon-256.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes))
     make("favicon-256-bmp.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes, bitmap_format="bmp"))
+    make("illustration-1600x1200.svg", illustration_svg)
+
+
+def illustration_svg(path, seed=21, shapes=400):
+    """An SVG illustration of 1600x1200 CSS pixels: 400 curved, gradient-
+    filled and translucent shapes, the work of a detailed logo or chart."""
+    import random
+    rng = random.Random(seed)
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200" viewBox="0 0 1600 1200"><defs>']
+    for i in range(8):
+        parts.append(f'<linearGradient id="g{i}" x1="0" y1="0" x2="1" y2="1">'
+                     f'<stop offset="0" stop-color="#{rng.randrange(1 << 24):06x}"/>'
+                     f'<stop offset="1" stop-color="#{rng.randrange(1 << 24):06x}" stop-opacity="0.6"/></linearGradient>')
+    parts.append('</defs><rect width="1600" height="1200" fill="#f4f1ea"/>')
+    for _ in range(shapes):
+        x, y, r = rng.uniform(0, 1600), rng.uniform(0, 1200), rng.uniform(20, 160)
+        d = f"M{x:.1f} {y:.1f} " + " ".join(
+            f"C{x + rng.uniform(-r, r):.1f} {y + rng.uniform(-r, r):.1f} {x + rng.uniform(-r, r):.1f} "
+            f"{y + rng.uniform(-r, r):.1f} {x + rng.uniform(-r, r):.1f} {y + rng.uniform(-r, r):.1f}" for _ in range(3)) + " Z"
+        fill = f"url(#g{rng.randrange(8)})" if rng.random() < 0.5 else f"#{rng.randrange(1 << 24):06x}"
+        parts.append(f'<path d="{d}" fill="{fill}" fill-opacity="{rng.uniform(0.4, 1):.2f}" stroke="#222" '
+                     f'stroke-width="{rng.uniform(0.5, 3):.1f}"/>')
+    parts.append("</svg>")
+    with open(path, "w") as f:
+        f.write("".join(parts))
 
 
 def core_format_cases(files):
@@ -136,6 +161,21 @@ def core_format_cases(files):
         ("ico-decode-bmp", "ICO decode, largest of 6 entries (256 px 32-bit BMP)", "decode",
          [files["favicon-256-bmp.ico"]], engines, target),
         ("thumb-ico", "Thumbnail ICO (6 PNG entries) to 256 px", "thumb", [files["favicon-256.ico"]], engines, target),
+    ]
+
+
+def svg_cases(files):
+    """SVG rows: librsvg in Magpie and in pyvips (Pillow has no SVG reader);
+    and the thumbnail drawn at 256 px against Magpie drawing the SVG at its
+    own size and shrinking that (the "tjbench" column), which it must beat
+    twice over."""
+    svg = [files["illustration-1600x1200.svg"]]
+    engines = ["magpie", "pillow", "pyvips"]
+    return [
+        ("svg-decode", "SVG render at its 1600x1200 (400 shapes)", "decode", svg, engines, (["pillow", "pyvips"], 1.0)),
+        ("thumb-svg", "Thumbnail 1600x1200 SVG to 256x192", "thumb", svg, engines, (["pillow", "pyvips"], 1.0)),
+        ("thumb-svg-vs-shrink", "SVG thumbnail drawn at 256x192 vs drawn at 1600x1200 and shrunk", "thumb", svg,
+         ["magpie", "magpie-unscaled"], (["magpie-unscaled"], 2.0)),
     ]
 
 
@@ -245,6 +285,8 @@ def main():
         "magpie-1core": ["taskset", "-c", "0", a.magpie, "bench"],
         "pillow": [py, os.path.join(here, "peer_pillow.py")],
         "pyvips": [py, os.path.join(here, "peer_pyvips.py")],
+        # Magpie with no decode-time size: `thumb` becomes `thumb-unscaled`.
+        "magpie-unscaled": [a.magpie, "bench"],
     }
     kodak = [p for n, p in files.items() if n.startswith("kodak/")]
     # id, title, task, files, engines, target: (peers, minimum ratio) where
@@ -309,6 +351,7 @@ def main():
         cases.append((cid, title, task, paths, ["magpie", "pillow", "pyvips"], (["pillow", "pyvips"], 1.0)))
     cases += heic_cases(files)
     cases += core_format_cases(files)
+    cases += svg_cases(files)
     # Processors on a decoded 1024x1024 RGBA image, pixels to pixels, each
     # against the way a Pillow user does the same (peer_pillow.py), and
     # pyvips where libvips has one operation for it. Target: faster than
@@ -350,7 +393,8 @@ def main():
                         scale = name.split("-", 1)[1] if "-" in name else None
                         total = sum(tjbench(p, scale) for p in paths)
                     else:
-                        medians, meta, skips = run_protocol(engines[name], task, paths, a.reps, a.warmup)
+                        run_task = "thumb-unscaled" if name == "magpie-unscaled" and task == "thumb" else task
+                        medians, meta, skips = run_protocol(engines[name], run_task, paths, a.reps, a.warmup)
                         if skips or len(medians) != len(paths):
                             row["skips"][name] = skips
                             continue
@@ -569,11 +613,11 @@ def format_row(row):
 
 
 def markdown(results):
-    lines = ["| work | Magpie | Magpie, 1 core | Pillow | pyvips | tjbench | Magpie vs target | target |",
+    lines = ["| work | Magpie | Magpie, 1 core | Pillow | pyvips | tjbench (or Magpie unscaled) | Magpie vs target | target |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in results:
         ips = r["images_per_s"]
-        tj = next((v for k, v in ips.items() if k.startswith("tjbench")), None)
+        tj = next((v for k, v in ips.items() if k.startswith("tjbench") or k == "magpie-unscaled"), None)
         cell = lambda v: f"{v:.1f}/s" if v else "–"
         ratio = f"{r['ratio']:.2f}x" if r["ratio"] else "–"
         mark = "" if r["meets_target"] else " (missed)"

@@ -2,7 +2,7 @@
 """Writes a folder of valid and hostile images made from the test fixtures.
 
 Every format the fixtures hold (JPEG, PNG, APNG, GIF, WebP, AVIF, HEIC,
-JPEG XL, BMP, ICO) is sniffed by its bytes. Each output file is one of: a valid copy,
+JPEG XL, BMP, ICO, SVG) is sniffed by its bytes. Each output file is one of: a valid copy,
 a truncation at a random offset, random byte flips, or a header rewritten to
 declare sizes near and over the decode limits (dimensions just under and
 over --max-pixels, frame counts over --max-frames, huge chunk, box and
@@ -33,6 +33,7 @@ def sniff(b):
     if b[:2] == b"\xff\x0a" or b[:12] == b"\x00\x00\x00\x0cJXL \r\n\x87\n": return "jxl"
     if b[:2] == b"BM" and len(b) >= 18 and struct.unpack("<I", b[14:18])[0] in (12, 16, 40, 52, 56, 64, 108, 124):
         return "bmp"
+    if b.lstrip()[:5] in (b"<?xml", b"<svg ") and b"<svg" in b[:4096]: return "svg"
     if b[:4] in (b"\x00\x00\x01\x00", b"\x00\x00\x02\x00") and len(b) >= 6 and b[4:6] != b"\x00\x00": return "ico"
     return None
 
@@ -275,7 +276,14 @@ def named_hostile():
         png_chunk(b"IDAT", zlib.compress(b"\x00\x00\x00\x00\x00")) + png_chunk(b"IEND", b"")
     n = 0xFFFF
     ico = struct.pack("<HHH", 0, 1, n) + struct.pack("<BBBBHHII", 1, 1, 0, 0, 1, 32, len(png), 6 + 16 * n) * n + png
-    return [("bmp", bmp, "bmp declaring 100000x100000"), ("ico", ico, "ico of 65535 entries")]
+    # A billion laughs through <use>: ten uses of ten uses, 30 deep.
+    laughs = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" ' \
+        'height="64"><defs><rect id="a0" width="1" height="1"/>'
+    for level in range(1, 31):
+        laughs += f'<g id="a{level}">' + f'<use xlink:href="#a{level - 1}"/>' * 10 + "</g>"
+    laughs += '</defs><use xlink:href="#a30"/></svg>'
+    return [("bmp", bmp, "bmp declaring 100000x100000"), ("ico", ico, "ico of 65535 entries"),
+            ("svg", laughs.encode(), "svg billion-laughs use chain")]
 
 
 HOSTILE = {"bmp": bmp_hostile, "ico": ico_hostile, "png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,

@@ -17,11 +17,14 @@ enum BenchCommand {
     // `process:SPEC` and `thumb-batch` are Magpie's additions to the
     // protocol (ProcessSpec+Bench.swift).
     let processSpec = try ProcessSpec.benchSpec(task)
-    guard ["decode", "decode-scaled", "thumb", "webp", "noop", "thumb-batch"].contains(task) || processSpec != nil
+    guard
+      ["decode", "decode-scaled", "thumb", "thumb-unscaled", "webp", "noop", "thumb-batch"].contains(task)
+        || processSpec != nil
     else {
       throw .usage(
         "bench",
-        "unknown task '\(task)'; expected decode, decode-scaled, thumb, thumb-batch, webp, process:SPEC or noop")
+        "unknown task '\(task)'; expected decode, decode-scaled, thumb, thumb-unscaled, thumb-batch, webp, "
+          + "process:SPEC or noop")
     }
     guard let reps = Int(arguments.positionals[2]), reps >= 0,
       let warmup = Int(arguments.positionals[3]), warmup >= 0
@@ -62,6 +65,13 @@ enum BenchCommand {
         run = { try decodeScaled(readBytes(path)).pixelSize }
       case "thumb":
         run = { try thumbnail(readBytes(path)).pixelSize }
+      case "thumb-unscaled":
+        // The thumbnail without any decode-time size: a vector drawn at its
+        // own size, then shrunk (what the render-at-size path is measured against).
+        run = {
+          let image = try CoderRegistry.shared.decode(readBytes(path), options: DecodeOptions(firstFrameOnly: true))
+          return try thumbnailer.process(item: .image(image), options: ImageProcessingOptions()).pixelSize
+        }
       default:
         let image = try CoderRegistry.shared.decode(readBytes(path))
         run = {

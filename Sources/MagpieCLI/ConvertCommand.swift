@@ -32,6 +32,12 @@ enum ConvertCommand {
     // decode limit converts in bounded memory.
     let animatable = format == .gif || format == .webp || format == .png
     var decodeOptions = DecodeOptions(targetSize: spec?.decodeTarget, firstFrameOnly: !animatable)
+    // A vector is drawn at the size the first resize asks for, not drawn
+    // at its own size and then scaled.
+    if ImageFormat.sniff(data).isVector, let target = spec?.renderTarget {
+      decodeOptions.targetSize = target.size
+      decodeOptions.contentMode = target.mode
+    }
     decodeOptions.decodesFramesOnDemand = animatable
     decodeOptions.keepsMetadata = encodeOptions.keepsMetadata
     var image: Image

@@ -29,7 +29,7 @@ enum MagpieCommand {
       prefetch URLS_FILE|- [--concurrency N] [--process SPEC] [--cache-dir DIR] [--redis URL]
                                                 fill the caches from a list
       bench TASK LISTFILE REPS WARMUP           side-by-side benchmark protocol (decode, thumb, webp, noop;
-                                                also decode-scaled, thumb-batch, process:SPEC)
+                                                also decode-scaled, thumb-unscaled, thumb-batch, process:SPEC)
       cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]
       demo [DIR] [--out FILE] [--base-url URL --cache-dir DIR]
                                                 thumbnail the samples (through an origin with --base-url)

@@ -9,8 +9,11 @@ import Magpie
 #if canImport(MagpieJXL)
   import MagpieJXL
 #endif
+#if canImport(MagpieSVG)
+  import MagpieSVG
+#endif
 
-/// Registers the optional coders this build has (AVIF, HEIC, JPEG XL: see
+/// Registers the optional coders this build has (AVIF, HEIC, JPEG XL, SVG: see
 /// Package.swift) with the shared registry, before any command runs.
 enum OptionalCoders {
   /// Registers every optional coder built; each line is compiled only when
@@ -24,6 +27,9 @@ enum OptionalCoders {
     #endif
     #if canImport(MagpieJXL)
       CoderRegistry.shared.register(JXLCoder())
+    #endif
+    #if canImport(MagpieSVG)
+      CoderRegistry.shared.register(SVGCoder())
     #endif
   }
 }

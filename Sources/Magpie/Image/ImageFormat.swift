@@ -31,6 +31,10 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
   /// Anything else.
   case unknown
 
+  /// Whether the format is drawn rather than stored as pixels (SVG), so it
+  /// renders at whatever size is asked for.
+  public var isVector: Bool { self == .svg }
+
   /// The conventional file extension, without the dot.
   public var fileExtension: String {
     switch self {

@@ -39,6 +39,19 @@ package struct ProcessSpec {
     return nil
   }
 
+  /// The size a vector (SVG, PDF) is best rendered at for these steps: the
+  /// first step's downsample or fit/fill resize box, with its content mode,
+  /// so the resize has nothing left to do instead of scaling a render made
+  /// at the intrinsic size.
+  package var renderTarget: (size: PixelSize, mode: DecodeOptions.ContentMode)? {
+    switch steps.first {
+    case .downsample(let size)?: return (size, .aspectFit)
+    case .resize(let size, let mode)? where mode == "fit": return (size, .aspectFit)
+    case .resize(let size, let mode)? where mode == "fill": return (size, .aspectFill)
+    default: return nil
+    }
+  }
+
   private static func parseStep(_ text: String) throws(MagpieError) -> Step {
     let name: String
     var arguments: [String] = []

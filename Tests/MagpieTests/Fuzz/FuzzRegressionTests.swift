@@ -33,6 +33,9 @@ import Testing
     #if canImport(MagpieJXL)
       expected.insert("jxl")
     #endif
+    #if canImport(MagpieSVG)
+      expected.insert("svg")
+    #endif
     let names = FuzzHarnesses.all.map(\.name)
     #expect(Set(names) == expected)
     #expect(Set(names).count == names.count, "two harnesses share a name")
@@ -55,7 +58,7 @@ import Testing
     let folders = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
     let known = Set(FuzzHarnesses.all.map(\.name))
     for folder in folders where !folder.hasPrefix(".") {
-      #expect(known.contains(folder) || ["avif", "heif", "jxl"].contains(folder), "Fixtures/fuzz/\(folder)")
+      #expect(known.contains(folder) || ["avif", "heif", "jxl", "svg"].contains(folder), "Fixtures/fuzz/\(folder)")
     }
   }
 }
