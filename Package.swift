@@ -100,6 +100,14 @@ let optionalCoders: [OptionalCoder] = [
       loader("CSVGLoader", library: "rsvg-2", define: "MP_SVG_SONAME"),
       .target(name: "MagpieSVG", dependencies: ["Magpie", "CSVGLoader"]),
     ]),
+  // PDF pages through poppler-glib (Debian libpoppler-glib-dev) and cairo,
+  // declared and opened on first use as librsvg is, for the same reason.
+  OptionalCoder(
+    key: "pdf", header: "poppler/glib/poppler.h", module: "MagpiePDF",
+    targets: [
+      loader("CPDFLoader", library: "poppler-glib", define: "MP_PDF_SONAME"),
+      .target(name: "MagpiePDF", dependencies: ["Magpie", "CPDFLoader"]),
+    ]),
   // Not a coder: the shared cache tier on Redis through hiredis (Debian
   // libhiredis-dev), a product of its own so that only servers that use it
   // link it. Not through pkg-config: hiredis.pc's cflags carry

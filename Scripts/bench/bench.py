@@ -120,6 +120,26 @@ def core_format_corpus(files, make):
     make("favicon-256.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes))
     make("favicon-256-bmp.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes, bitmap_format="bmp"))
     make("illustration-1600x1200.svg", illustration_svg)
+    make("document-a4.pdf", document_pdf)
+
+
+def document_pdf(path, seed=22, shapes=600):
+    """A one-page A4 PDF (595x842 pt) of 600 filled and stroked Bezier
+    shapes and a grid of rules: a vector chart or drawing page, no fonts."""
+    import random
+    sys.path.insert(0, os.path.join(ROOT, "Scripts", "fixtures"))
+    import make_pdf_fixtures
+    rng = random.Random(seed)
+    ops = ["1 1 1 rg 0 0 595 842 re f", "0.8 0.8 0.85 RG 0.5 w"]
+    ops += [f"0 {y} m 595 {y} l S" for y in range(0, 842, 12)]
+    for _ in range(shapes):
+        x, y, r = rng.uniform(0, 595), rng.uniform(0, 842), rng.uniform(10, 80)
+        pts = " ".join(f"{x + rng.uniform(-r, r):.1f} {y + rng.uniform(-r, r):.1f}" for _ in range(3))
+        ops.append(f"{rng.random():.2f} {rng.random():.2f} {rng.random():.2f} rg "
+                   f"{rng.random():.2f} {rng.random():.2f} {rng.random():.2f} RG {rng.uniform(0.3, 2):.1f} w "
+                   f"{x:.1f} {y:.1f} m {pts} c h B")
+    with open(path, "wb") as f:
+        f.write(make_pdf_fixtures.pdf([(595, 842, "\n".join(ops).encode(), "")]))
 
 
 def illustration_svg(path, seed=21, shapes=400):
@@ -175,6 +195,22 @@ def svg_cases(files):
         ("svg-decode", "SVG render at its 1600x1200 (400 shapes)", "decode", svg, engines, (["pillow", "pyvips"], 1.0)),
         ("thumb-svg", "Thumbnail 1600x1200 SVG to 256x192", "thumb", svg, engines, (["pillow", "pyvips"], 1.0)),
         ("thumb-svg-vs-shrink", "SVG thumbnail drawn at 256x192 vs drawn at 1600x1200 and shrunk", "thumb", svg,
+         ["magpie", "magpie-unscaled"], (["magpie-unscaled"], 2.0)),
+    ]
+
+
+def pdf_cases(files):
+    """PDF rows: poppler in Magpie against PyMuPDF (MuPDF; Pillow reads no
+    PDF and the pyvips wheel has no PDF loader, so both report a skip); and
+    the thumbnail drawn at 256 px against Magpie drawing the page at 72 dpi
+    and shrinking that."""
+    pdf = [files["document-a4.pdf"]]
+    engines = ["magpie", "pillow", "pyvips", "pymupdf"]
+    return [
+        ("pdf-decode", "PDF page at 72 dpi (A4, 595x842, 600 shapes; other: PyMuPDF)", "decode", pdf, engines,
+         (["pymupdf"], 1.0)),
+        ("thumb-pdf", "Thumbnail A4 PDF page to 181x256 (other: PyMuPDF)", "thumb", pdf, engines, (["pymupdf"], 1.0)),
+        ("thumb-pdf-vs-shrink", "PDF thumbnail drawn at 181x256 vs drawn at 72 dpi and shrunk", "thumb", pdf,
          ["magpie", "magpie-unscaled"], (["magpie-unscaled"], 2.0)),
     ]
 
@@ -285,6 +321,7 @@ def main():
         "magpie-1core": ["taskset", "-c", "0", a.magpie, "bench"],
         "pillow": [py, os.path.join(here, "peer_pillow.py")],
         "pyvips": [py, os.path.join(here, "peer_pyvips.py")],
+        "pymupdf": [py, os.path.join(here, "peer_pymupdf.py")],
         # Magpie with no decode-time size: `thumb` becomes `thumb-unscaled`.
         "magpie-unscaled": [a.magpie, "bench"],
     }
@@ -352,6 +389,7 @@ def main():
     cases += heic_cases(files)
     cases += core_format_cases(files)
     cases += svg_cases(files)
+    cases += pdf_cases(files)
     # Processors on a decoded 1024x1024 RGBA image, pixels to pixels, each
     # against the way a Pillow user does the same (peer_pillow.py), and
     # pyvips where libvips has one operation for it. Target: faster than
@@ -613,11 +651,11 @@ def format_row(row):
 
 
 def markdown(results):
-    lines = ["| work | Magpie | Magpie, 1 core | Pillow | pyvips | tjbench (or Magpie unscaled) | Magpie vs target | target |",
+    lines = ["| work | Magpie | Magpie, 1 core | Pillow | pyvips | tjbench, or other | Magpie vs target | target |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in results:
         ips = r["images_per_s"]
-        tj = next((v for k, v in ips.items() if k.startswith("tjbench") or k == "magpie-unscaled"), None)
+        tj = next((v for k, v in ips.items() if k.startswith("tjbench") or k in ("magpie-unscaled", "pymupdf")), None)
         cell = lambda v: f"{v:.1f}/s" if v else "–"
         ratio = f"{r['ratio']:.2f}x" if r["ratio"] else "–"
         mark = "" if r["meets_target"] else " (missed)"

@@ -2,7 +2,7 @@
 """Writes a folder of valid and hostile images made from the test fixtures.
 
 Every format the fixtures hold (JPEG, PNG, APNG, GIF, WebP, AVIF, HEIC,
-JPEG XL, BMP, ICO, SVG) is sniffed by its bytes. Each output file is one of: a valid copy,
+JPEG XL, BMP, ICO, SVG, PDF) is sniffed by its bytes. Each output file is one of: a valid copy,
 a truncation at a random offset, random byte flips, or a header rewritten to
 declare sizes near and over the decode limits (dimensions just under and
 over --max-pixels, frame counts over --max-frames, huge chunk, box and
@@ -33,6 +33,7 @@ def sniff(b):
     if b[:2] == b"\xff\x0a" or b[:12] == b"\x00\x00\x00\x0cJXL \r\n\x87\n": return "jxl"
     if b[:2] == b"BM" and len(b) >= 18 and struct.unpack("<I", b[14:18])[0] in (12, 16, 40, 52, 56, 64, 108, 124):
         return "bmp"
+    if b[:5] == b"%PDF-": return "pdf"
     if b.lstrip()[:5] in (b"<?xml", b"<svg ") and b"<svg" in b[:4096]: return "svg"
     if b[:4] in (b"\x00\x00\x01\x00", b"\x00\x00\x02\x00") and len(b) >= 6 and b[4:6] != b"\x00\x00": return "ico"
     return None
@@ -283,7 +284,24 @@ def named_hostile():
         laughs += f'<g id="a{level}">' + f'<use xlink:href="#a{level - 1}"/>' * 10 + "</g>"
     laughs += '</defs><use xlink:href="#a30"/></svg>'
     return [("bmp", bmp, "bmp declaring 100000x100000"), ("ico", ico, "ico of 65535 entries"),
-            ("svg", laughs.encode(), "svg billion-laughs use chain")]
+            ("svg", laughs.encode(), "svg billion-laughs use chain"),
+            ("pdf", huge_page_pdf(), "pdf page of 10^6 pt")]
+
+
+def huge_page_pdf():
+    """A one-page PDF whose MediaBox is 10^6 x 10^6 points."""
+    content = b"0 0 1 rg 0 0 10 10 re f"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 1000000 1000000] /Contents 4 0 R >>",
+               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 5\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
 
 
 HOSTILE = {"bmp": bmp_hostile, "ico": ico_hostile, "png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "magpie_cairo.h"
 #include "magpie_lazy.h"
 
 // librsvg (and the cairo and GLib it links) opened on first use (see
@@ -29,11 +30,6 @@ typedef void (*intrinsic_dimensions_fn)(void *, int *, mp_length *, int *, mp_le
 typedef int (*render_document_fn)(void *, void *, const mp_rectangle *, mp_gerror **);
 typedef void (*unref_fn)(void *);
 typedef void (*error_free_fn)(mp_gerror *);
-typedef void *(*surface_create_fn)(unsigned char *, int, int, int, int);
-typedef void *(*cairo_create_fn)(void *);
-typedef void (*cairo_destroy_fn)(void *);
-typedef int (*cairo_status_fn)(void *);
-typedef void (*cairo_scale_fn)(void *, double, double);
 
 #define MP_SYMBOL(type, name) ((type)mp_lazy_symbol(&mp_svg_library, name))
 
@@ -90,64 +86,23 @@ void mp_svg_get_intrinsic(void *handle, mp_svg_intrinsic *out) {
 
 int mp_svg_render(void *handle, int width, int height, double viewport_width, double viewport_height, double scale_x,
                   double scale_y, uint8_t *rgba, char *error, size_t error_size) {
-  surface_create_fn create_surface = MP_SYMBOL(surface_create_fn, "cairo_image_surface_create_for_data");
-  cairo_create_fn create = MP_SYMBOL(cairo_create_fn, "cairo_create");
-  cairo_destroy_fn destroy = MP_SYMBOL(cairo_destroy_fn, "cairo_destroy");
-  unref_fn destroy_surface = MP_SYMBOL(unref_fn, "cairo_surface_destroy");
-  unref_fn flush = MP_SYMBOL(unref_fn, "cairo_surface_flush");
-  cairo_status_fn status = MP_SYMBOL(cairo_status_fn, "cairo_status");
-  cairo_scale_fn scale = MP_SYMBOL(cairo_scale_fn, "cairo_scale");
   render_document_fn render = MP_SYMBOL(render_document_fn, "rsvg_handle_render_document");
-  if (!create_surface || !create || !destroy || !destroy_surface || !flush || !status || !scale || !render) {
+  if (render == NULL) {
     copy_error(error, error_size, NULL, NULL);
     return -1;
   }
-  int stride = width * 4;
-  memset(rgba, 0, (size_t)stride * (size_t)height);
-  // CAIRO_FORMAT_ARGB32 (0): premultiplied, native-endian 32-bit words.
-  void *surface = create_surface(rgba, 0, width, height, stride);
-  void *cr = create(surface);
-  if (status(cr) != 0) {
-    destroy(cr);
-    destroy_surface(surface);
-    copy_error(error, error_size, "cairo could not make a surface", NULL);
+  mp_cairo_canvas canvas;
+  if (mp_cairo_canvas_open(&canvas, &mp_svg_library, rgba, width, height, scale_x, scale_y, 0, error, error_size) != 0) {
     return -1;
   }
-  scale(cr, scale_x, scale_y);
   mp_rectangle viewport = {0, 0, viewport_width, viewport_height};
   mp_gerror *gerror = NULL;
-  int ok = render(handle, cr, &viewport, &gerror);
-  destroy(cr);
-  flush(surface);
-  destroy_surface(surface);
+  int ok = render(handle, canvas.context, &viewport, &gerror);
+  int opaque = mp_cairo_canvas_close(&canvas, rgba, ok ? (size_t)width * (size_t)height : 0);
   if (!ok) {
     copy_error(error, error_size, "librsvg could not render the document", gerror);
     free_error(gerror);
     return -1;
-  }
-  // Premultiplied BGRA words to straight RGBA bytes, in place.
-  int opaque = 1;
-  size_t count = (size_t)width * (size_t)height;
-  for (size_t i = 0; i < count; i++) {
-    uint32_t word;
-    memcpy(&word, rgba + 4 * i, 4);
-    uint32_t a = word >> 24, r = (word >> 16) & 0xFF, g = (word >> 8) & 0xFF, b = word & 0xFF;
-    if (a != 255) {
-      opaque = 0;
-      if (a == 0) {
-        r = g = b = 0;
-      } else {
-        // Cairo keeps colour at or under alpha; the clamp guards the rest.
-        r = (r * 255 + a / 2) / a;
-        g = (g * 255 + a / 2) / a;
-        b = (b * 255 + a / 2) / a;
-        r = r > 255 ? 255 : r;
-        g = g > 255 ? 255 : g;
-        b = b > 255 ? 255 : b;
-      }
-    }
-    uint8_t pixel[4] = {(uint8_t)r, (uint8_t)g, (uint8_t)b, (uint8_t)a};
-    memcpy(rgba + 4 * i, pixel, 4);
   }
   return opaque;
 }

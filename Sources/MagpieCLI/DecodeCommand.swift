@@ -48,8 +48,13 @@ enum DecodeCommand {
     do throws(CLIError) {
       let data = try InputFile.readFile(path)
       do {
-        // An icon's entries (largest first) as frames of their own sizes.
-        images = try CoderRegistry.shared.decodeSubimages(data, options: options)
+        // An icon's entries (largest first) as frames of their own sizes; a
+        // PDF's first page only.
+        let multi = CoderRegistry.shared.decoder(for: data) as? any MultiImageCoder
+        images =
+          multi?.decodesSubimagesAsFrames == false
+          ? [try CoderRegistry.shared.decode(data, options: options)]
+          : try CoderRegistry.shared.decodeSubimages(data, options: options)
       } catch {
         throw CLIError.failure("decode \(path)", error)
       }

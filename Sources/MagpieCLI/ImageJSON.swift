@@ -3,8 +3,8 @@ import Magpie
 /// The JSON shapes the CLI prints, in the contract's field order.
 enum ImageJSON {
   /// `magpie info`: `{"format","width","height","frames","loop_count","delays_ms","orientation","bytes"}`,
-  /// plus `entries` (`{"width","height","bits"}`, and a cursor's `"hotspot":[x,y]`) for a file of
-  /// several images such as an icon.
+  /// plus `entries` (an icon's) or `pages` (a TIFF's, a PDF's) for a file of several images, each
+  /// `{"width","height","bits"}` and a cursor's `"hotspot":[x,y]`.
   static func info(_ info: ImageInfo, subimages: [SubimageInfo]? = nil) -> JSONValue {
     var fields: [(String, JSONValue)] = [
       ("format", .string(info.format.rawValue)),
@@ -17,7 +17,8 @@ enum ImageJSON {
       ("bytes", .int(info.byteCount)),
     ]
     if let subimages {
-      fields.append(("entries", .array(subimages.map(entry))))
+      // An icon's images are entries; a TIFF's and a PDF's, pages.
+      fields.append((info.format == .ico ? "entries" : "pages", .array(subimages.map(entry))))
     }
     return .object(fields)
   }

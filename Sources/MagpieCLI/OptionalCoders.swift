@@ -12,8 +12,11 @@ import Magpie
 #if canImport(MagpieSVG)
   import MagpieSVG
 #endif
+#if canImport(MagpiePDF)
+  import MagpiePDF
+#endif
 
-/// Registers the optional coders this build has (AVIF, HEIC, JPEG XL, SVG: see
+/// Registers the optional coders this build has (AVIF, HEIC, JPEG XL, SVG, PDF: see
 /// Package.swift) with the shared registry, before any command runs.
 enum OptionalCoders {
   /// Registers every optional coder built; each line is compiled only when
@@ -30,6 +33,9 @@ enum OptionalCoders {
     #endif
     #if canImport(MagpieSVG)
       CoderRegistry.shared.register(SVGCoder())
+    #endif
+    #if canImport(MagpiePDF)
+      CoderRegistry.shared.register(PDFCoder())
     #endif
   }
 }

@@ -21,6 +21,9 @@ public enum FuzzHarnesses {
     #if canImport(MagpieSVG)
       harnesses.append(.svg)
     #endif
+    #if canImport(MagpiePDF)
+      harnesses.append(.pdf)
+    #endif
     return harnesses
   }
 

@@ -12,4 +12,14 @@ public protocol MultiImageCoder: ImageCoder {
 
   /// Decodes image `index` of ``subimages(in:)``.
   func decodeSubimage(at index: Int, in data: Data, options: DecodeOptions) throws(MagpieError) -> Image
+
+  /// Whether `magpie decode` writes every image as a frame (an icon's
+  /// entries, a TIFF's pages) or only the one ``ImageCoder/decode(_:options:)``
+  /// gives (a PDF's first page). True unless a coder says otherwise.
+  var decodesSubimagesAsFrames: Bool { get }
+}
+
+extension MultiImageCoder {
+  /// Every image is a frame of `magpie decode`'s output.
+  public var decodesSubimagesAsFrames: Bool { true }
 }

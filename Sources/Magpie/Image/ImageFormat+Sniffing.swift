@@ -40,6 +40,7 @@ extension ImageFormat {
     if (has([0x00, 0x00, 0x01, 0x00]) || has([0x00, 0x00, 0x02, 0x00])) && b.count >= 6 && (b[4] != 0 || b[5] != 0) {
       return FormatDetails(format: .ico)
     }
+    if has(Array("%PDF-".utf8)) { return FormatDetails(format: .pdf) }
     if looksLikeSVG(b) { return FormatDetails(format: .svg) }
     return FormatDetails(format: .unknown)
   }

@@ -28,12 +28,14 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
   case ico
   /// SVG (XML whose root element is `svg`).
   case svg
+  /// PDF (`%PDF-` first): its pages drawn as images.
+  case pdf
   /// Anything else.
   case unknown
 
-  /// Whether the format is drawn rather than stored as pixels (SVG), so it
-  /// renders at whatever size is asked for.
-  public var isVector: Bool { self == .svg }
+  /// Whether the format is drawn rather than stored as pixels (SVG, PDF),
+  /// so it renders at whatever size is asked for.
+  public var isVector: Bool { self == .svg || self == .pdf }
 
   /// The conventional file extension, without the dot.
   public var fileExtension: String {
@@ -60,6 +62,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case .tiff: "image/tiff"
     case .ico: "image/vnd.microsoft.icon"
     case .svg: "image/svg+xml"
+    case .pdf: "application/pdf"
     case .unknown: "application/octet-stream"
     }
   }
