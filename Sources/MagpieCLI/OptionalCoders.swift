@@ -9,6 +9,9 @@ import Magpie
 #if canImport(MagpieJXL)
   import MagpieJXL
 #endif
+#if canImport(MagpieTIFF)
+  import MagpieTIFF
+#endif
 
 /// Registers the optional coders this build has (AVIF, HEIC, JPEG XL: see
 /// Package.swift) with the shared registry, before any command runs.
@@ -24,6 +27,9 @@ enum OptionalCoders {
     #endif
     #if canImport(MagpieJXL)
       CoderRegistry.shared.register(JXLCoder())
+    #endif
+    #if canImport(MagpieTIFF)
+      CoderRegistry.shared.register(TIFFCoder())
     #endif
   }
 }

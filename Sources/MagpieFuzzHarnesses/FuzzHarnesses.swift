@@ -18,6 +18,9 @@ public enum FuzzHarnesses {
     #if canImport(MagpieJXL)
       harnesses.append(.jxl)
     #endif
+    #if canImport(MagpieTIFF)
+      harnesses.append(.tiff)
+    #endif
     return harnesses
   }
 

@@ -33,6 +33,9 @@ import Testing
     #if canImport(MagpieJXL)
       expected.insert("jxl")
     #endif
+    #if canImport(MagpieTIFF)
+      expected.insert("tiff")
+    #endif
     let names = FuzzHarnesses.all.map(\.name)
     #expect(Set(names) == expected)
     #expect(Set(names).count == names.count, "two harnesses share a name")

@@ -1,0 +1,35 @@
+#if canImport(MagpieTIFF)
+  import Foundation
+  import Magpie
+  import Testing
+
+  /// `magpie info` and `magpie convert` on TIFF (the CLI registers
+  /// TIFFCoder through OptionalCoders).
+  @Suite struct TIFFCLITests {
+    private func fixture(_ name: String) -> String {
+      TestPaths.fixtures.appendingPathComponent("tiff/\(name)").path
+    }
+
+    @Test func infoCountsThePagesAndTurnsTheSize() throws {
+      for (name, width, height, frames) in [("pages.tif", 40, 24, 3), ("orientation6.tif", 24, 40, 1)] {
+        let result = try CLIRunner.run(["info", fixture(name)])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(
+          try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["format"] as? String == "tiff")
+        #expect(json["width"] as? Int == width, "\(name)")
+        #expect(json["height"] as? Int == height, "\(name)")
+        #expect(json["frames"] as? Int == frames, "\(name)")
+      }
+    }
+
+    @Test func convertWritesAPNGOfTheReferencePixels() throws {
+      let folder = try TemporaryDirectory()
+      let out = folder.path("rgba.png")
+      let result = try CLIRunner.run(["convert", fixture("rgba-unassociated.tif"), out])
+      #expect(result.status == 0, "\(result.stderr)")
+      let decoded = try PNGCoder().decode(Data(contentsOf: URL(fileURLWithPath: out)), options: DecodeOptions())
+      #expect(decoded.pixels == (try ReferenceFixture.frame("tiff", "rgba-unassociated.tif")))
+    }
+  }
+#endif
