@@ -1,0 +1,129 @@
+#if canImport(MagpieTIFF)
+  import Foundation
+  import MagpieTIFF
+  import Testing
+
+  @testable import Magpie
+
+  /// Damaged and hostile TIFF input fails with a typed error, never a
+  /// crash, and declarations over the limits are refused before pixel
+  /// memory is taken.
+  @Suite struct TIFFHostileInputTests {
+    private let codes: Set<MagpieError.Code> = [.truncatedData, .corruptData, .unsupportedFormat]
+
+    private func data(_ name: String) throws -> Data { try ReferenceFixture.data("tiff", name) }
+
+    /// 1x1000000 in one-row strips, in a file of about 200 bytes: refused
+    /// from the strip count, at once, before libtiff reads any offset.
+    @Test func aMillionStripsAreRefusedFast() throws {
+      let data = try data("hostile-million-strips.tif")
+      #expect(data.count < 300)
+      let start = ContinuousClock.now
+      #expect {
+        try TIFFCoder().decode(data, options: DecodeOptions())
+      } throws: { error in
+        let error = error as? MagpieError
+        return error?.code == .corruptData && error?.reason.contains("declares 1000000 strips") == true
+      }
+      #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    @Test func aHugeDeclarationIsRefusedByThePixelLimit() throws {
+      #expect {
+        try TIFFCoder().decode(data("hostile-huge.tif"), options: DecodeOptions())
+      } throws: { error in
+        let error = error as? MagpieError
+        return error?.code == .imageTooLarge && error?.reason.contains("100000") == true
+      }
+    }
+
+    @Test(arguments: ["rgb-lzw.tif", "rgb-tiles.tif", "ycbcr-jpeg.tif", "pages.tif", "rgb.tif"])
+    func everyTruncationFailsWithATypedErrorOrDecodesPartly(name: String) throws {
+      let data = try data(name)
+      for length in stride(from: 0, to: data.count, by: max(1, data.count / Sanitizer.iterations(60))) {
+        var strict = DecodeOptions()
+        strict.allowsPartialImage = false
+        do {
+          _ = try TIFFCoder().decode(data.prefix(length), options: strict)
+        } catch {
+          #expect(codes.contains(error.code), "\(length) bytes: \(error)")
+        }
+        do {
+          _ = try TIFFCoder().decode(data.prefix(length), options: DecodeOptions())
+        } catch {
+          #expect(codes.contains(error.code), "\(length) bytes: \(error)")
+        }
+      }
+    }
+
+    /// rgb.tif with its last strip's offset past the end of the file: the
+    /// bands before it come back (three five-row strips a band: rows 0-14),
+    /// flagged partial, the rest transparent; or the read error is raised
+    /// when partial images are not wanted.
+    @Test func aStripPastTheEndEndsTheImage() throws {
+      var bytes = [UInt8](try data("rgb.tif"))
+      let offsets = try #require(Self.arrayOffset(of: 273, in: bytes))
+      // Five strips of five rows (24 rows): the fifth holds rows 20-23.
+      for b in 0..<4 { bytes[offsets + 16 + b] = 0xF0 }
+      let partial = try TIFFCoder().decode(Data(bytes), options: DecodeOptions())
+      #expect(partial.isPartial)
+      let reference = try ReferenceFixture.frame("tiff", "rgb.tif")
+      for y in 0..<24 {
+        #expect(partial.pixels[3, y] == (y < 15 ? reference[3, y] : SIMD4(0, 0, 0, 0)), "row \(y)")
+      }
+      var strict = DecodeOptions()
+      strict.allowsPartialImage = false
+      #expect { try TIFFCoder().decode(Data(bytes), options: strict) } throws: {
+        ($0 as? MagpieError)?.code == .truncatedData
+      }
+    }
+
+    @Test func tooManyPagesAreRefusedUnlessOnlyTheFirstIsWanted() throws {
+      var options = DecodeOptions()
+      options.maxFrameCount = 2
+      #expect { try TIFFCoder().decode(data("pages.tif"), options: options) } throws: {
+        ($0 as? MagpieError)?.code == .limitExceeded
+      }
+      options.firstFrameOnly = true
+      #expect(try TIFFCoder().decode(data("pages.tif"), options: options).frames.count == 1)
+    }
+
+    @Test func allPagesTogetherAreBoundedByTheByteLimit() throws {
+      // Three 40x24 pages need 11520 bytes.
+      let options = DecodeOptions(maxTotalByteCount: 11519)
+      #expect { try TIFFCoder().decode(data("pages.tif"), options: options) } throws: {
+        ($0 as? MagpieError)?.code == .imageTooLarge
+      }
+      #expect(
+        try TIFFCoder().decode(data("pages.tif"), options: DecodeOptions(maxTotalByteCount: 11520)).frames.count == 3)
+    }
+
+    @Test func aPassedDeadlineStopsTheDecode() throws {
+      var options = DecodeOptions()
+      options.decodeTimeLimit = .zero
+      #expect { try TIFFCoder().decode(data("rgb.tif"), options: options) } throws: { error in
+        let error = error as? MagpieError
+        return error?.code == .limitExceeded && error?.reason.contains("exceeds decodeTimeLimit 0.000 s") == true
+      }
+    }
+
+    @Test func notATIFFIsATypedError() throws {
+      #expect { try TIFFCoder().decode(Data("II*\0garbage".utf8), options: DecodeOptions()) } throws: {
+        ($0 as? MagpieError).map { codes.contains($0.code) } == true
+      }
+      #expect(throws: MagpieError.self) { try TIFFCoder().info(of: Data([0x49, 0x49, 0x2A, 0x00])) }
+    }
+
+    /// Where the value array of `tag` in the first directory of a
+    /// little-endian TIFF starts.
+    static func arrayOffset(of tag: UInt16, in bytes: [UInt8]) -> Int? {
+      func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+      func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+      let ifd = u32(4)
+      for entry in 0..<u16(ifd) where u16(ifd + 2 + entry * 12) == Int(tag) {
+        return u32(ifd + 2 + entry * 12 + 8)
+      }
+      return nil
+    }
+  }
+#endif
