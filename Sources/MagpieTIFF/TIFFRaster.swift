@@ -44,7 +44,7 @@ enum TIFFRaster {
     let (width, height) = (Int(image.width), Int(image.height))
     let band = bandHeight(file, height: height)
     var decodedRows = 0
-    var failure: MagpieError?
+    var isPartial = false
     let pixels = try PixelBuffer(uninitializedWidth: width, height: height, alpha: .straight) {
       bytes throws(MagpieError) -> Bool in
       let raster = bytes.bindMemory(to: UInt32.self).baseAddress!
@@ -53,24 +53,22 @@ enum TIFFRaster {
         let rows = min(band, height - decodedRows)
         image.row_offset = Int32(decodedRows)
         if TIFFRGBAImageGet(&image, raster + decodedRows * width, UInt32(width), UInt32(rows)) == 0 {
-          failure = file.error("directory \(directory.location) row \(decodedRows)")
+          let failure = file.error("directory \(directory.location) row \(decodedRows)")
+          // Thrown before the untouched rest of the buffer is written: a
+          // huge declared image that fails at once costs no resident memory.
+          guard options.allowsPartialImage, decodedRows > 0 else { throw failure }
+          // The band that failed may be partly written: it and the rest are cleared.
+          UnsafeMutableRawBufferPointer(rebasing: bytes[(decodedRows * width * 4)...]).initializeMemory(
+            as: UInt8.self, repeating: 0)
+          isPartial = true
           break
         }
         decodedRows += rows
       }
-      if decodedRows < height {
-        // The band that failed may be partly written: it and the rest are cleared.
-        UnsafeMutableRawBufferPointer(rebasing: bytes[(decodedRows * width * 4)...]).initializeMemory(
-          as: UInt8.self, repeating: 0)
-      }
       if storesPremultiplied && image.alpha != 0 { PixelBuffer.unpremultiply(bytes) }
       return image.alpha == 0 || allOpaque(bytes)
     }
-    if let failure {
-      guard options.allowsPartialImage, decodedRows > 0 else { throw failure }
-      return (pixels, true)
-    }
-    return (pixels, false)
+    return (pixels, isPartial)
   }
 
   /// Refuses a directory declaring more strips or tiles than the file
