@@ -32,8 +32,11 @@ public struct TIFFCoder: ImageCoder {
   /// Creates the coder.
   public init() {}
 
-  /// True for TIFF data.
-  public func canDecode(_ data: Data, format: ImageFormat) -> Bool { format == .tiff }
+  /// True for TIFF data, BigTIFF included (which the core's sniffing does
+  /// not know: its header's version is 43 instead of 42).
+  public func canDecode(_ data: Data, format: ImageFormat) -> Bool {
+    format == .tiff || data.starts(with: [0x49, 0x49, 0x2B, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
+  }
 
   /// Decodes every page (the first only with `options.firstFrameOnly`), or
   /// a reduced copy of the first that covers `options.targetSize`.

@@ -14,6 +14,8 @@
       "rgb.tif", "rgb-lzw.tif", "rgb-zip.tif", "rgb-packbits.tif", "rgb-tiles.tif", "ycbcr-jpeg.tif", "grey1.tif",
       "grey2.tif", "grey4.tif", "grey8.tif", "grey16.tif", "rgb16.tif", "palette4.tif", "palette8.tif",
       "rgba-unassociated.tif", "rgba-associated.tif", "cmyk.tif", "orientation6.tif", "pyramid.tif", "icc.tif",
+      "rgb-lzw-predictor.tif", "rgb-planar.tif", "rgb-bigendian.tif", "rgb-bigtiff.tif", "bilevel-g4.tif",
+      "grey-alpha.tif",
     ]
 
     static func decode(_ name: String, _ options: DecodeOptions = DecodeOptions()) throws -> Image {
@@ -43,6 +45,7 @@
     @Test func alphaIsStraightAndOpaqueFilesSayOpaque() throws {
       let unassociated = try Self.decode("rgba-unassociated.tif")
       #expect(!unassociated.pixels.isOpaque)
+      #expect(try !Self.decode("grey-alpha.tif").pixels.isOpaque)
       // Stored straight: every value comes back exactly, even at alpha 1.
       #expect(unassociated.pixels == (try ReferenceFixture.frame("tiff", "rgba-unassociated.tif")))
       #expect(try !Self.decode("rgba-associated.tif").pixels.isOpaque)
@@ -84,6 +87,19 @@
       #expect(info.size == PixelSize(width: 40, height: 24))
       // Reduced copies are not pages.
       #expect(try TIFFCoder().info(of: ReferenceFixture.data("tiff", "pyramid.tif")).frameCount == 1)
+    }
+
+    /// The core sniffs classic TIFF only; the coder takes BigTIFF itself.
+    @Test func bigTIFFIsTakenThroughTheRegistry() throws {
+      let data = try ReferenceFixture.data("tiff", "rgb-bigtiff.tif")
+      #expect(ImageFormat.sniff(data) == .unknown)
+      #expect(TIFFCoder().canDecode(data, format: .unknown))
+      #expect(!TIFFCoder().canDecode(try TestPaths.fixture("color/p3.icc"), format: .unknown))
+      let registry = CoderRegistry()
+      registry.register(TIFFCoder())
+      let image = try registry.decode(data, options: DecodeOptions())
+      #expect(image.format == .tiff)
+      #expect(image.pixels == (try ReferenceFixture.frame("tiff", "rgb-bigtiff.tif")))
     }
 
     @Test func iccProfileIsAttachedUnconverted() throws {
