@@ -107,6 +107,19 @@
       }
     }
 
+    /// One second a clock reading (the start, the page, then each band of
+    /// rows), 2.5 s allowed: rgb.tif stops between its two bands of rows.
+    @Test func theDeadlineIsCheckedBetweenBandsOfRows() throws {
+      let virtual = VirtualDecodeClock(step: .seconds(1))
+      var options = DecodeOptions()
+      options.decodeTimeLimit = .milliseconds(2500)
+      options.decodeClock = virtual.clock
+      #expect { try TIFFCoder().decode(data("rgb.tif"), options: options) } throws: { error in
+        let error = error as? MagpieError
+        return error?.code == .limitExceeded && error?.reason.hasSuffix("(stopped at tiff directory 0 row 15)") == true
+      }
+    }
+
     @Test func notATIFFIsATypedError() throws {
       #expect { try TIFFCoder().decode(Data("II*\0garbage".utf8), options: DecodeOptions()) } throws: {
         ($0 as? MagpieError).map { codes.contains($0.code) } == true
