@@ -8,8 +8,8 @@ import Magpie
 /// 16-bit samples are reduced to 8 as libtiff does (see ``TIFFRaster``).
 ///
 /// Each page (directory) is a frame of zero duration, loop count 0; pages
-/// whose upright size differs from the first page's are left out, since an
-/// image's frames share one size. `firstFrameOnly` reads the first page
+/// whose size or orientation differs from the first page's are left out,
+/// since an image's frames share one size. `firstFrameOnly` reads the first page
 /// only. The Orientation tag is reported in ``Image/orientation`` and
 /// applied when `options.appliesOrientation`.
 ///
@@ -48,8 +48,7 @@ public struct TIFFCoder: ImageCoder {
       let layout = TIFFLayout(file, pageLimit: pageLimit, findsReductions: targeted)
       if !options.firstFrameOnly { try options.checkFrameCount(layout.pages.count, format: "tiff") }
       let first = layout.pages[0]
-      let upright = first.orientation.displayedSize(of: first.size)
-      var sources = layout.pages.filter { $0.orientation.displayedSize(of: $0.size) == upright }
+      var sources = layout.frames
       if sources.count == 1, let needed = options.requiredStoredSize(for: first.size, orientation: first.orientation) {
         sources = [layout.source(covering: needed)]
       }
@@ -94,7 +93,7 @@ public struct TIFFCoder: ImageCoder {
       guard upright.width > 0, upright.height > 0 else {
         throw MagpieError(.corruptData, "tiff: image declares an empty size \(first.size)")
       }
-      let frames = layout.pages.filter { $0.orientation.displayedSize(of: $0.size) == upright }.count
+      let frames = layout.frames.count
       return ImageInfo(
         format: .tiff, size: upright, frameCount: frames, frameDurations: Array(repeating: .zero, count: frames),
         orientation: first.orientation, byteCount: data.count)

@@ -57,6 +57,13 @@ struct TIFFLayout {
     self.reductions = reductions
   }
 
+  /// The pages that decode as frames: those of the first page's stored size
+  /// and orientation (an image's frames share one size, turned upright or
+  /// not).
+  var frames: [TIFFDirectory] {
+    pages.filter { $0.size == pages[0].size && $0.orientation == pages[0].orientation }
+  }
+
   /// The smallest reduction of the first page that still covers `needed`
   /// (its stored size), or the first page when none does.
   func source(covering needed: PixelSize) -> TIFFDirectory {

@@ -102,6 +102,20 @@
       #expect(image.pixels == (try ReferenceFixture.frame("tiff", "rgb-bigtiff.tif")))
     }
 
+    /// pages-mixed.tif: 40x24, then 24x40 with orientation 6 (40x24
+    /// upright), then 20x12. Only the first is a frame, turned or not.
+    @Test func pagesOfAnotherSizeOrOrientationAreNoFrames() throws {
+      let reference = try ReferenceFixture.frame("tiff", "pages-mixed.tif")
+      var options = DecodeOptions()
+      for applies in [true, false] {
+        options.appliesOrientation = applies
+        let image = try Self.decode("pages-mixed.tif", options)
+        #expect(image.frames.count == 1)
+        #expect(image.pixels == reference)
+      }
+      #expect(try TIFFCoder().info(of: ReferenceFixture.data("tiff", "pages-mixed.tif")).frameCount == 1)
+    }
+
     @Test func iccProfileIsAttachedUnconverted() throws {
       let image = try Self.decode("icc.tif")
       #expect(image.colorProfile?.iccData == (try TestPaths.fixture("color/p3.icc")))
