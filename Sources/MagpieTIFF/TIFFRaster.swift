@@ -42,6 +42,11 @@ enum TIFFRaster {
     // No flip: rows as stored (see above).
     image.req_orientation = image.orientation
     let (width, height) = (Int(image.width), Int(image.height))
+    // TIFFRGBAImage's row offset is an int32_t.
+    guard height <= Int(Int32.max) else {
+      throw MagpieError(
+        .imageTooLarge, "tiff: directory \(directory.location) is \(height) rows, more than libtiff reads")
+    }
     let band = bandHeight(file, height: height)
     var decodedRows = 0
     var isPartial = false

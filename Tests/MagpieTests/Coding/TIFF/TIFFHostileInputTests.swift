@@ -78,6 +78,22 @@
       }
     }
 
+    /// Three billion rows of one pixel with no pixel limit: more rows than
+    /// TIFFRGBAImage's int32_t row offset holds, refused instead of trapping.
+    @Test func moreRowsThanLibtiffCountsAreRefused() throws {
+      var bytes = [UInt8](try data("hostile-huge.tif"))
+      for (tag, value) in [(256, 1), (257, 3_000_000_000), (278, 0xFFFF_FFFF)] {
+        let entry = try #require(Self.entryOffset(of: UInt16(tag), in: bytes))
+        for b in 0..<4 { bytes[entry + 8 + b] = UInt8(truncatingIfNeeded: value >> (8 * b)) }
+      }
+      #expect {
+        try TIFFCoder().decode(Data(bytes), options: DecodeOptions(maxPixelCount: .max))
+      } throws: { error in
+        let error = error as? MagpieError
+        return error?.code == .imageTooLarge && error?.reason.contains("3000000000 rows") == true
+      }
+    }
+
     @Test func tooManyPagesAreRefusedUnlessOnlyTheFirstIsWanted() throws {
       var options = DecodeOptions()
       options.maxFrameCount = 2
@@ -130,13 +146,20 @@
     /// Where the value array of `tag` in the first directory of a
     /// little-endian TIFF starts.
     static func arrayOffset(of tag: UInt16, in bytes: [UInt8]) -> Int? {
-      func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-      func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-      let ifd = u32(4)
-      for entry in 0..<u16(ifd) where u16(ifd + 2 + entry * 12) == Int(tag) {
-        return u32(ifd + 2 + entry * 12 + 8)
+      entryOffset(of: tag, in: bytes).map { u32(bytes, $0 + 8) }
+    }
+
+    /// Where the 12-byte entry of `tag` in the first directory of a
+    /// little-endian TIFF is.
+    static func entryOffset(of tag: UInt16, in bytes: [UInt8]) -> Int? {
+      let ifd = u32(bytes, 4)
+      for entry in 0..<u16(bytes, ifd) where u16(bytes, ifd + 2 + entry * 12) == Int(tag) {
+        return ifd + 2 + entry * 12
       }
       return nil
     }
+
+    private static func u16(_ bytes: [UInt8], _ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+    private static func u32(_ bytes: [UInt8], _ at: Int) -> Int { u16(bytes, at) | u16(bytes, at + 2) << 16 }
   }
 #endif
