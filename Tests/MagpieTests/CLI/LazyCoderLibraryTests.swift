@@ -35,7 +35,7 @@ import Testing
     ])
     // The run did open the core's libraries, so the log is being read.
     #expect(Self.opens(libraries, "libpng16.so"))
-    for name in ["libavif.so", "libheif.so", "libjxl.so", "libdav1d.so", "libde265.so", "libhwy.so"] {
+    for name in ["libavif.so", "libheif.so", "libjxl.so", "libdav1d.so", "libde265.so", "libhwy.so", "libtiff.so"] {
       #expect(!Self.opens(libraries, name), "\(name) was opened")
     }
   }

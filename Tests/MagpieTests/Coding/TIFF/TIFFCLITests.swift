@@ -23,6 +23,16 @@
       }
     }
 
+    /// libtiff is opened on the first TIFF, not at start-up (see
+    /// LazyCoderLibraryTests for the run that meets none).
+    @Test func aTIFFRunOpensLibtiffAndNoOtherOptionalLibrary() throws {
+      let libraries = try LazyCoderLibraryTests.openedLibraries(["info", fixture("rgb.tif")])
+      #expect(LazyCoderLibraryTests.opens(libraries, "libtiff.so"))
+      for other in ["libavif.so", "libheif.so", "libjxl.so"] {
+        #expect(!LazyCoderLibraryTests.opens(libraries, other), "\(other) was opened")
+      }
+    }
+
     @Test func convertWritesAPNGOfTheReferencePixels() throws {
       let folder = try TemporaryDirectory()
       let out = folder.path("rgba.png")
