@@ -45,7 +45,7 @@ public struct TIFFCoder: ImageCoder {
     var image = try TIFFFile.with(data, options: options) { file throws(MagpieError) -> Image in
       let pageLimit = options.firstFrameOnly ? 1 : options.frameCountToRefuse
       let targeted = options.targetSize != nil
-      let layout = TIFFLayout(file, pageLimit: pageLimit, findsReductions: targeted)
+      let layout = try TIFFLayout(file, pageLimit: pageLimit, findsReductions: targeted, deadline: deadline)
       if !options.firstFrameOnly { try options.checkFrameCount(layout.pages.count, format: "tiff") }
       let first = layout.pages[0]
       var sources = layout.frames
@@ -86,7 +86,8 @@ public struct TIFFCoder: ImageCoder {
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
     let options = DecodeOptions()
     return try TIFFFile.with(data, options: options) { file throws(MagpieError) -> ImageInfo in
-      let layout = TIFFLayout(file, pageLimit: options.frameCountToRefuse, findsReductions: false)
+      let layout = try TIFFLayout(
+        file, pageLimit: options.frameCountToRefuse, findsReductions: false, deadline: options.startDeadline())
       try options.checkFrameCount(layout.pages.count, format: "tiff")
       let first = layout.pages[0]
       let upright = first.orientation.displayedSize(of: first.size)

@@ -13,17 +13,26 @@ struct TIFFLayout {
   /// Reduced copies of the first page (empty unless asked for).
   let reductions: [TIFFDirectory]
 
+  /// The most reduced directories in a row the walk reads: a pyramid has
+  /// a level per halving (about 20 for a gigapixel page), while a chain of
+  /// millions of tiny reduced directories counts toward no page limit.
+  static let maxReductionsInARow = 64
+
   /// Walks `file`'s chain from the first directory, which libtiff has just
   /// read, counting at most `pageLimit` pages (a file with more is refused
   /// by the caller from that count). A directory libtiff cannot read after
   /// the first page ends the walk, keeping the pages before it. With
   /// `findsReductions`, also the first page's reduced copies, and their
-  /// SubIFDs are read (which moves libtiff off the chain).
-  init(_ file: TIFFFile, pageLimit: Int, findsReductions: Bool) {
+  /// SubIFDs are read (which moves libtiff off the chain). More than
+  /// ``maxReductionsInARow`` reduced directories in a row end the walk too;
+  /// `deadline` is checked every 256 directories.
+  init(_ file: TIFFFile, pageLimit: Int, findsReductions: Bool, deadline: DecodeDeadline) throws(MagpieError) {
     var pages = [TIFFDirectory(file, at: .chain(0))]
     var reductions: [TIFFDirectory] = []
     var index = 0
-    while pages.count < pageLimit || findsReductions && pages.count == 1 {
+    var reducedInARow = 0
+    while pages.count < pageLimit || (findsReductions && pages.count == 1) {
+      if index % 256 == 255 { try deadline.check("tiff directory \(index + 1)") }
       guard file.advance() else {
         // The end of the chain, or one past the pages kept: not a failure.
         file.clearErrors()
@@ -32,8 +41,11 @@ struct TIFFLayout {
       index += 1
       let directory = TIFFDirectory(file, at: .chain(index))
       if directory.isReduced {
+        reducedInARow += 1
+        if reducedInARow > Self.maxReductionsInARow { break }
         if pages.count == 1 && directory.reduces(pages[0]) { reductions.append(directory) }
       } else if pages.count < pageLimit {
+        reducedInARow = 0
         pages.append(directory)
       } else {
         break

@@ -104,6 +104,17 @@
       #expect(try TIFFCoder().decode(data("pages.tif"), options: options).frames.count == 1)
     }
 
+    /// hostile-reduced-run.tif: a page, 100 reduced directories, a page.
+    /// The walk gives up in the run (a pyramid has far fewer levels), so
+    /// reduced directories cannot make it read without bound.
+    @Test func aLongRunOfReducedDirectoriesEndsTheWalk() throws {
+      let data = try data("hostile-reduced-run.tif")
+      #expect(try TIFFCoder().info(of: data).frameCount == 1)
+      #expect(try TIFFCoder().decode(data, options: DecodeOptions()).frames.count == 1)
+      let reduced = try TIFFCoder().decode(data, options: DecodeOptions(targetSize: PixelSize(width: 1, height: 1)))
+      #expect(reduced.pixelSize == PixelSize(width: 1, height: 1))
+    }
+
     @Test func allPagesTogetherAreBoundedByTheByteLimit() throws {
       // Three 40x24 pages need 11520 bytes.
       let options = DecodeOptions(maxTotalByteCount: 11519)
