@@ -47,7 +47,7 @@
     @Test func pagesAreNotReducedAndKeepTheirCount() throws {
       let image = try decode("pages.tif", target: PixelSize(width: 4, height: 4))
       #expect(image.frames.count == 3)
-      #expect(image.pixelSize == PixelSize(width: 40, height: 24))
+      #expect(image.pixelSize == PixelSize(width: 36, height: 20))
     }
   }
 #endif
