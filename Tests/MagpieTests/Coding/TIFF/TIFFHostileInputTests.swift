@@ -1,5 +1,6 @@
 #if canImport(MagpieTIFF)
   import Foundation
+  import MagpieFuzzHarnesses
   import MagpieTIFF
   import Testing
 
@@ -144,6 +145,27 @@
       #expect { try TIFFCoder().decode(data("rgb.tif"), options: options) } throws: { error in
         let error = error as? MagpieError
         return error?.code == .limitExceeded && error?.reason.hasSuffix("(stopped at tiff directory 0 row 15)") == true
+      }
+    }
+
+    /// Flipped bytes anywhere (directory, tags, strips, codec data) in the
+    /// fuzz harness's option variants: a typed error or an image, never a
+    /// crash.
+    @Test(arguments: ["rgb-lzw.tif", "rgb-tiles.tif", "ycbcr-jpeg.tif", "palette4.tif", "pyramid.tif"])
+    func corruptBytesNeverCrash(name: String) throws {
+      let data = try data(name)
+      var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+      for _ in 0..<Sanitizer.iterations(60) {
+        var bytes = [UInt8](data)
+        for _ in 0..<8 {
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          bytes[Int(state >> 33) % bytes.count] ^= UInt8(truncatingIfNeeded: state >> 20) | 1
+        }
+        let corrupt = Data(bytes)
+        let options = FuzzDecoding.options(for: corrupt)
+        do { _ = try TIFFCoder().decode(corrupt, options: options) } catch {
+          #expect(codes.union([.imageTooLarge, .limitExceeded]).contains(error.code), "\(error)")
+        }
       }
     }
 
