@@ -108,6 +108,16 @@ let optionalCoders: [OptionalCoder] = [
       loader("CPDFLoader", library: "poppler-glib", define: "MP_PDF_SONAME"),
       .target(name: "MagpiePDF", dependencies: ["Magpie", "CPDFLoader"]),
     ]),
+  // TIFF through libtiff (Debian libtiff-dev 4.5: per-handle error
+  // handlers and allocation limit). Headers only; CTIFFLoader opens
+  // libtiff on first use.
+  OptionalCoder(
+    key: "tiff", header: "tiffio.h", module: "MagpieTIFF",
+    targets: [
+      .systemLibrary(name: "CTIFF", providers: [.apt(["libtiff-dev"])]),
+      loader("CTIFFLoader", library: "tiff", define: "MP_TIFF_SONAME"),
+      .target(name: "MagpieTIFF", dependencies: ["Magpie", "CTIFF", "CTIFFLoader"]),
+    ]),
   // Not a coder: the shared cache tier on Redis through hiredis (Debian
   // libhiredis-dev), a product of its own so that only servers that use it
   // link it. Not through pkg-config: hiredis.pc's cflags carry

@@ -2,7 +2,7 @@
 """Writes a folder of valid and hostile images made from the test fixtures.
 
 Every format the fixtures hold (JPEG, PNG, APNG, GIF, WebP, AVIF, HEIC,
-JPEG XL, BMP, ICO, SVG, PDF) is sniffed by its bytes. Each output file is one of: a valid copy,
+JPEG XL, BMP, ICO, TIFF, SVG, PDF) is sniffed by its bytes. Each output file is one of: a valid copy,
 a truncation at a random offset, random byte flips, or a header rewritten to
 declare sizes near and over the decode limits (dimensions just under and
 over --max-pixels, frame counts over --max-frames, huge chunk, box and
@@ -30,6 +30,7 @@ def sniff(b):
         brands = b[8:32]
         if b"avif" in brands or b"avis" in brands: return "avif"
         if any(x in brands for x in (b"heic", b"heix", b"mif1", b"heim", b"hevc")): return "heif"
+    if b[:4] in (b"II*\x00", b"MM\x00*"): return "tiff"
     if b[:2] == b"\xff\x0a" or b[:12] == b"\x00\x00\x00\x0cJXL \r\n\x87\n": return "jxl"
     if b[:2] == b"BM" and len(b) >= 18 and struct.unpack("<I", b[14:18])[0] in (12, 16, 40, 52, 56, 64, 108, 124):
         return "bmp"
@@ -304,7 +305,25 @@ def huge_page_pdf():
     return bytes(out)
 
 
-HOSTILE = {"bmp": bmp_hostile, "ico": ico_hostile, "png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,
+# TIFF (little-endian, first directory) -----------------------------------
+def tiff_hostile(b, rng, a):
+    if b[:2] != b"II" or len(b) < 8: return b[: len(b) // 2], "half"
+    ifd = struct.unpack_from("<I", b, 4)[0]
+    if ifd + 2 > len(b): return b[: len(b) // 2], "half"
+    out = bytearray(b)
+    count = struct.unpack_from("<H", b, ifd)[0]
+    w, h = rng.choice(near_sizes(a.max_pixels, 0xFFFFFFFF, rng))
+    huge = rng.choice([0xFFFFFFFF, 0x7FFFFFFF, 1_000_000])
+    for e in range(ifd + 2, min(len(b) - 11, ifd + 2 + 12 * count), 12):
+        tag, kind = struct.unpack_from("<HH", b, e)
+        if tag in (256, 257) and kind == 4:  # ImageWidth, ImageLength as LONG
+            struct.pack_into("<I", out, e + 8, w if tag == 256 else h)
+        elif tag in (273, 279) and rng.random() < 0.5:  # a strip array's count
+            struct.pack_into("<I", out, e + 4, huge)
+    return bytes(out), f"ifd {w}x{h}, strip counts maybe {huge}"
+
+
+HOSTILE = {"bmp": bmp_hostile, "ico": ico_hostile, "tiff": tiff_hostile, "png": png_hostile, "apng": png_hostile, "gif": gif_hostile, "jpeg": jpeg_hostile,
            "webp": webp_hostile, "avif": bmff_hostile, "heif": bmff_hostile}
 EXTENSIONS = {"apng": "png", "heif": "heic"}
 

@@ -15,6 +15,9 @@ import Magpie
 #if canImport(MagpiePDF)
   import MagpiePDF
 #endif
+#if canImport(MagpieTIFF)
+  import MagpieTIFF
+#endif
 
 /// Registers the optional coders this build has (AVIF, HEIC, JPEG XL, SVG, PDF: see
 /// Package.swift) with the shared registry, before any command runs.
@@ -36,6 +39,9 @@ enum OptionalCoders {
     #endif
     #if canImport(MagpiePDF)
       CoderRegistry.shared.register(PDFCoder())
+    #endif
+    #if canImport(MagpieTIFF)
+      CoderRegistry.shared.register(TIFFCoder())
     #endif
   }
 }

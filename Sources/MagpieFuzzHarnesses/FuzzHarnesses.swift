@@ -24,6 +24,9 @@ public enum FuzzHarnesses {
     #if canImport(MagpiePDF)
       harnesses.append(.pdf)
     #endif
+    #if canImport(MagpieTIFF)
+      harnesses.append(.tiff)
+    #endif
     return harnesses
   }
 

@@ -35,20 +35,26 @@ import Testing
     ])
     // The run did open the core's libraries, so the log is being read.
     #expect(Self.opens(libraries, "libpng16.so"))
-    for name in ["libavif.so", "libheif.so", "libjxl.so", "libdav1d.so", "libde265.so", "libhwy.so"] {
+    let optional = [
+      "libavif.so", "libheif.so", "libjxl.so", "libdav1d.so", "libde265.so", "libhwy.so", "libtiff.so", "librsvg-2.so",
+      "libpoppler-glib.so", "libcairo.so",
+    ]
+    for name in optional {
       #expect(!Self.opens(libraries, name), "\(name) was opened")
     }
   }
 
-  #if canImport(MagpieAVIF) && canImport(MagpieHEIF) && canImport(MagpieJXL)
+  #if canImport(MagpieAVIF) && canImport(MagpieHEIF) && canImport(MagpieJXL) && canImport(MagpieSVG) && canImport(MagpiePDF)
     @Test(arguments: [
       ("avif/alpha_d10_420.avif", "libavif.so"), ("heif/8bit.heic", "libheif.so"), ("jxl/alpha.jxl", "libjxl.so"),
+      ("svg/shapes.svg", "librsvg-2.so"), ("pdf/pages.pdf", "libpoppler-glib.so"),
     ])
     func eachFormatOpensItsOwnLibraryOnly(fixture: String, library: String) throws {
       let path = TestPaths.fixtures.appendingPathComponent(fixture)
       let libraries = try Self.openedLibraries(["info", path.path])
       #expect(Self.opens(libraries, library))
-      for other in ["libavif.so", "libheif.so", "libjxl.so"] where other != library {
+      let all = ["libavif.so", "libheif.so", "libjxl.so", "librsvg-2.so", "libpoppler-glib.so"]
+      for other in all where other != library {
         #expect(!Self.opens(libraries, other), "\(other) was opened for \(fixture)")
       }
     }
