@@ -9,8 +9,9 @@ import Magpie
 ///
 /// Each page (directory) is a frame of zero duration, loop count 0; pages
 /// whose size or orientation differs from the first page's are left out,
-/// since an image's frames share one size. `firstFrameOnly` reads the first page
-/// only. The Orientation tag is reported in ``Image/orientation`` and
+/// since an image's frames share one size, and reached as subimages
+/// (``MultiImageCoder``: every page at its own size, as `magpie decode`
+/// writes them). `firstFrameOnly` reads the first page only. The Orientation tag is reported in ``Image/orientation`` and
 /// applied when `options.appliesOrientation`.
 ///
 /// With `options.targetSize` set and one page to decode, the smallest

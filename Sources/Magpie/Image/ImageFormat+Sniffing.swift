@@ -31,7 +31,12 @@ extension ImageFormat {
       return FormatDetails(format: .jxl)
     }
     if has(Array("ftyp".utf8), at: 4), let format = isoMediaFormat(b) { return FormatDetails(format: format) }
-    if has([0x49, 0x49, 0x2A, 0x00]) || has([0x4D, 0x4D, 0x00, 0x2A]) { return FormatDetails(format: .tiff) }
+    // TIFF (version 42) and BigTIFF (43), either byte order.
+    if has([0x49, 0x49, 0x2A, 0x00]) || has([0x4D, 0x4D, 0x00, 0x2A]) || has([0x49, 0x49, 0x2B, 0x00])
+      || has([0x4D, 0x4D, 0x00, 0x2B])
+    {
+      return FormatDetails(format: .tiff)
+    }
     if has(Array("BM".utf8)) && b.count >= 18 {
       let dibSize = Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24
       if [12, 16, 40, 52, 56, 64, 108, 124].contains(dibSize) { return FormatDetails(format: .bmp) }

@@ -89,10 +89,10 @@
       #expect(try TIFFCoder().info(of: ReferenceFixture.data("tiff", "pyramid.tif")).frameCount == 1)
     }
 
-    /// The core sniffs classic TIFF only; the coder takes BigTIFF itself.
+    /// The core sniffs BigTIFF as TIFF, and the coder takes it even unsniffed.
     @Test func bigTIFFIsTakenThroughTheRegistry() throws {
       let data = try ReferenceFixture.data("tiff", "rgb-bigtiff.tif")
-      #expect(ImageFormat.sniff(data) == .unknown)
+      #expect(ImageFormat.sniff(data) == .tiff)
       #expect(TIFFCoder().canDecode(data, format: .unknown))
       #expect(!TIFFCoder().canDecode(try TestPaths.fixture("color/p3.icc"), format: .unknown))
       let registry = CoderRegistry()
@@ -114,6 +114,22 @@
         #expect(image.pixels == reference)
       }
       #expect(try TIFFCoder().info(of: ReferenceFixture.data("tiff", "pages-mixed.tif")).frameCount == 1)
+    }
+
+    /// Every page of pages-mixed.tif is a subimage at its own size.
+    @Test func everyPageIsASubimage() throws {
+      let data = try ReferenceFixture.data("tiff", "pages-mixed.tif")
+      let registry = CoderRegistry(builtIn: [TIFFCoder()])
+      let sizes = [(36, 20), (36, 20), (20, 12)].map { PixelSize(width: $0.0, height: $0.1) }
+      #expect(try registry.subimages(in: data)?.map(\.size) == sizes)
+      let pages = try registry.decodeSubimages(data)
+      #expect(pages.map(\.pixelSize) == sizes)
+      #expect(pages[0].pixels == (try ReferenceFixture.frame("tiff", "pages-mixed.tif")))
+      #expect(pages[1].orientation == .right)
+      let missing = #expect(throws: MagpieError.self) {
+        try TIFFCoder().decodeSubimage(at: 3, in: data, options: DecodeOptions())
+      }
+      #expect(missing?.code == .invalidArgument)
     }
 
     @Test func iccProfileIsAttachedUnconverted() throws {
