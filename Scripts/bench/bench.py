@@ -120,6 +120,8 @@ def core_format_corpus(files, make):
     make("favicon-256.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes))
     make("favicon-256-bmp.ico", convert("cutout-1024x1024.png", "RGBA", "ICO", sizes=sizes, bitmap_format="bmp"))
     make("illustration-1600x1200.svg", illustration_svg)
+    make("photo-1024x768-lzw.tif", convert("photo-1024x768.png", "RGB", "TIFF", compression="tiff_lzw"))
+    make("photo-1024x768-jpeg.tif", convert("photo-1024x768.png", "RGB", "TIFF", compression="jpeg", quality=90))
     make("document-a4.pdf", document_pdf)
 
 
@@ -181,6 +183,18 @@ def core_format_cases(files):
         ("ico-decode-bmp", "ICO decode, largest of 6 entries (256 px 32-bit BMP)", "decode",
          [files["favicon-256-bmp.ico"]], engines, target),
         ("thumb-ico", "Thumbnail ICO (6 PNG entries) to 256 px", "thumb", [files["favicon-256.ico"]], engines, target),
+    ]
+
+
+def tiff_cases(files):
+    """TIFF rows: libtiff in Magpie, Pillow and pyvips."""
+    engines = ["magpie", "pillow", "pyvips"]
+    target = (["pillow", "pyvips"], 1.0)
+    lzw, jpeg = [files["photo-1024x768-lzw.tif"]], [files["photo-1024x768-jpeg.tif"]]
+    return [
+        ("tiff-decode-lzw", "TIFF decode 1024x768 RGB, LZW", "decode", lzw, engines, target),
+        ("tiff-decode-jpeg", "TIFF decode 1024x768 YCbCr, JPEG", "decode", jpeg, engines, target),
+        ("thumb-tiff", "Thumbnail 1024x768 LZW TIFF to 256x192", "thumb", lzw, engines, target),
     ]
 
 
@@ -388,6 +402,7 @@ def main():
         cases.append((cid, title, task, paths, ["magpie", "pillow", "pyvips"], (["pillow", "pyvips"], 1.0)))
     cases += heic_cases(files)
     cases += core_format_cases(files)
+    cases += tiff_cases(files)
     cases += svg_cases(files)
     cases += pdf_cases(files)
     # Processors on a decoded 1024x1024 RGBA image, pixels to pixels, each
