@@ -12,14 +12,14 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 # the tests and benchmarks call.
 BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev \
 	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libjxl-dev libhiredis-dev librsvg2-dev \
-	libpoppler-glib-dev libtiff-dev
+	libpoppler-glib-dev libtiff-dev libavformat-dev libavcodec-dev libswscale-dev
 # The C libraries' own tools, the independent references the colour and
 # AVIF/HEIC/JPEG XL/TIFF tests compare with (transicc, avifdec, heif-convert,
-# djxl, webpmux, tiff2rgba, rsvg-convert, pdftocairo and pdftoppm), Pillow
+# djxl, webpmux, tiff2rgba, rsvg-convert, pdftocairo, pdftoppm, ffmpeg), Pillow
 # (python3-pil: reads the BMPs Magpie writes), and the free ICC profiles the
 # colour fixtures use.
 REFERENCE_PACKAGES := liblcms2-utils icc-profiles-free libavif-bin libheif-examples libjxl-tools webp python3-pil \
-	librsvg2-bin poppler-utils libtiff-tools
+	librsvg2-bin poppler-utils libtiff-tools ffmpeg
 # nginx, curl and openssl: the local origin (Scripts/origin) the tests and
 # the demo start, its readiness check and its TLS certificate; njs for the
 # Digest-protected location the challenge tests script (Debian has no
@@ -63,11 +63,11 @@ bench-deps:
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
-# The core and the CLI without the optional coders (AVIF, HEIC, JPEG XL, SVG, PDF)
+# The core and the CLI without the optional coders (AVIF, HEIC, JPEG XL, TIFF, SVG, PDF, video)
 # and the Redis tier, as a machine without their libraries builds them; its own
 # scratch folder, as a .build that has built them still offers their modules.
 build-minimal: deps
-	MAGPIE_WITHOUT=avif,heif,jxl,svg,pdf,tiff,redis $(SWIFT) build --scratch-path .build-minimal $(SWIFT_FLAGS) --product magpie
+	MAGPIE_WITHOUT=avif,heif,jxl,svg,pdf,tiff,video,redis $(SWIFT) build --scratch-path .build-minimal $(SWIFT_FLAGS) --product magpie
 
 release: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product magpie

@@ -118,6 +118,20 @@ let optionalCoders: [OptionalCoder] = [
       loader("CTIFFLoader", library: "tiff", define: "MP_TIFF_SONAME"),
       .target(name: "MagpieTIFF", dependencies: ["Magpie", "CTIFF", "CTIFFLoader"]),
     ]),
+  // Poster frames of MP4, MOV, Matroska and WebM videos through FFmpeg
+  // (Debian libavformat-dev, libavcodec-dev, libswscale-dev), opened on
+  // first use; its headers are in the multiarch include folder.
+  OptionalCoder(
+    key: "video", header: "libavformat/avformat.h", module: "MagpieVideo",
+    targets: [
+      .target(
+        name: "CVideoLoader", dependencies: ["CMagpieCodecs"],
+        cSettings: [
+          soname("avformat").map { .define("MP_AVFORMAT_SONAME", to: "\"\($0)\"") },
+          soname("swscale").map { .define("MP_SWSCALE_SONAME", to: "\"\($0)\"") },
+        ].compactMap { $0 }),
+      .target(name: "MagpieVideo", dependencies: ["Magpie", "CVideoLoader"]),
+    ]),
   // Not a coder: the shared cache tier on Redis through hiredis (Debian
   // libhiredis-dev), a product of its own so that only servers that use it
   // link it. Not through pkg-config: hiredis.pc's cflags carry

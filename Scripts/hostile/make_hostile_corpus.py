@@ -2,7 +2,7 @@
 """Writes a folder of valid and hostile images made from the test fixtures.
 
 Every format the fixtures hold (JPEG, PNG, APNG, GIF, WebP, AVIF, HEIC,
-JPEG XL, BMP, ICO, TIFF, SVG, PDF) is sniffed by its bytes. Each output file is one of: a valid copy,
+JPEG XL, BMP, ICO, TIFF, SVG, PDF, MP4/MOV, WebM) is sniffed by its bytes. Each output file is one of: a valid copy,
 a truncation at a random offset, random byte flips, or a header rewritten to
 declare sizes near and over the decode limits (dimensions just under and
 over --max-pixels, frame counts over --max-frames, huge chunk, box and
@@ -35,6 +35,8 @@ def sniff(b):
     if b[:2] == b"BM" and len(b) >= 18 and struct.unpack("<I", b[14:18])[0] in (12, 16, 40, 52, 56, 64, 108, 124):
         return "bmp"
     if b[:5] == b"%PDF-": return "pdf"
+    if b[:4] == b"\x1a\x45\xdf\xa3": return "webm"
+    if b[4:8] == b"ftyp" and any(x in b[8:32] for x in (b"isom", b"mp41", b"mp42", b"qt  ")): return "mp4"
     if b.lstrip()[:5] in (b"<?xml", b"<svg ") and b"<svg" in b[:4096]: return "svg"
     if b[:4] in (b"\x00\x00\x01\x00", b"\x00\x00\x02\x00") and len(b) >= 6 and b[4:6] != b"\x00\x00": return "ico"
     return None

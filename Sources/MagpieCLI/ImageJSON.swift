@@ -3,7 +3,8 @@ import Magpie
 /// The JSON shapes the CLI prints, in the contract's field order.
 enum ImageJSON {
   /// `magpie info`: `{"format","width","height","frames","loop_count","delays_ms","orientation","bytes"}`,
-  /// plus `entries` (an icon's) or `pages` (a TIFF's, a PDF's) for a file of several images, each
+  /// plus a video's `duration_ms`, `frame_rate` and `codec`, and `entries` (an icon's) or `pages`
+  /// (a TIFF's, a PDF's) for a file of several images, each
   /// `{"width","height","bits"}` and a cursor's `"hotspot":[x,y]`.
   static func info(_ info: ImageInfo, subimages: [SubimageInfo]? = nil) -> JSONValue {
     var fields: [(String, JSONValue)] = [
@@ -16,6 +17,11 @@ enum ImageJSON {
       ("orientation", .int(info.orientation.rawValue)),
       ("bytes", .int(info.byteCount)),
     ]
+    if let video = info.video {
+      fields.append(("duration_ms", video.duration.map { .int($0.wholeMilliseconds) } ?? .null))
+      fields.append(("frame_rate", video.frameRate.map { .double($0) } ?? .null))
+      fields.append(("codec", .string(video.codec)))
+    }
     if let subimages {
       // An icon's images are entries; a TIFF's and a PDF's, pages.
       fields.append((info.format == .ico ? "entries" : "pages", .array(subimages.map(entry))))

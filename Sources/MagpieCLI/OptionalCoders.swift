@@ -18,8 +18,11 @@ import Magpie
 #if canImport(MagpieTIFF)
   import MagpieTIFF
 #endif
+#if canImport(MagpieVideo)
+  import MagpieVideo
+#endif
 
-/// Registers the optional coders this build has (AVIF, HEIC, JPEG XL, SVG, PDF: see
+/// Registers the optional coders this build has (AVIF, HEIC, JPEG XL, TIFF, SVG, PDF, video: see
 /// Package.swift) with the shared registry, before any command runs.
 enum OptionalCoders {
   /// Registers every optional coder built; each line is compiled only when
@@ -42,6 +45,9 @@ enum OptionalCoders {
     #endif
     #if canImport(MagpieTIFF)
       CoderRegistry.shared.register(TIFFCoder())
+    #endif
+    #if canImport(MagpieVideo)
+      CoderRegistry.shared.register(VideoCoder())
     #endif
   }
 }

@@ -27,6 +27,9 @@ public enum FuzzHarnesses {
     #if canImport(MagpieTIFF)
       harnesses.append(.tiff)
     #endif
+    #if canImport(MagpieVideo)
+      harnesses.append(.video)
+    #endif
     return harnesses
   }
 

@@ -81,9 +81,11 @@ public final class CoderRegistry: Sendable {
       SRGBConversion.apply(to: &image, options: options)
     }
     if options.keepsMetadata {
-      let hotspot = image.metadata?.cursorHotspot
+      // What the coder set (a hotspot, a video's details) stays.
+      let set = image.metadata
       image.metadata = ImageMetadata.read(from: data, isOrientationApplied: options.appliesOrientation)
-      image.metadata?.cursorHotspot = hotspot
+      image.metadata?.cursorHotspot = set?.cursorHotspot
+      image.metadata?.video = set?.video
     }
     return image
   }

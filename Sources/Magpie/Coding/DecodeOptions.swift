@@ -89,6 +89,10 @@ public struct DecodeOptions: Sendable {
   /// whole frame at once (WebP, AVIF, JPEG XL, HEIC). A frame source
   /// applies it to each ``ImageFrameSource/frame(at:)`` call.
   public var decodeTimeLimit: Duration? = DecodeOptions.defaultDecodeTimeLimit
+  /// For a video, the time of the frame to make the image of (the first
+  /// frame at or after it; the last frame past the end); `nil` or zero,
+  /// the first frame.
+  public var posterTime: Duration?
   /// The clock ``decodeTimeLimit`` is measured on; tests put a virtual one
   /// here.
   package var decodeClock = DecodeClock.continuous

@@ -16,6 +16,8 @@ public struct ImageInfo: Sendable, Equatable {
   public var orientation: ImageOrientation
   /// Size of the encoded data in bytes.
   public var byteCount: Int
+  /// A video's duration, frame rate and codec; `nil` for images.
+  public var video: VideoMetadata?
 
   /// Creates an info record.
   public init(

@@ -46,6 +46,8 @@ extension ImageFormat {
       return FormatDetails(format: .ico)
     }
     if has(Array("%PDF-".utf8)) { return FormatDetails(format: .pdf) }
+    // EBML: WebM and Matroska, whose doctype follows within the header.
+    if has([0x1A, 0x45, 0xDF, 0xA3]) { return FormatDetails(format: .webm) }
     if looksLikeSVG(b) { return FormatDetails(format: .svg) }
     return FormatDetails(format: .unknown)
   }
@@ -100,7 +102,7 @@ extension ImageFormat {
     }
   }
 
-  /// AVIF or HEIC from the `ftyp` box's major and compatible brands.
+  /// AVIF, HEIC, MOV or MP4 from the `ftyp` box's major and compatible brands.
   private static func isoMediaFormat(_ b: UnsafeRawBufferPointer) -> ImageFormat? {
     guard b.count >= 16 else { return nil }
     let boxSize = min(bigEndian32(b, 0), b.count)
@@ -113,6 +115,12 @@ extension ImageFormat {
     if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
     let heif: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"]
     if brands.contains(where: heif.contains) { return .heic }
+    if brands.contains("qt  ") { return .mov }
+    let mp4: Set = [
+      "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "dash", "3gp4", "3gp5", "3gp6",
+      "3g2a", "mmp4", "MSNV", "f4v ",
+    ]
+    if brands.contains(where: mp4.contains) { return .mp4 }
     return nil
   }
 

@@ -30,8 +30,17 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
   case svg
   /// PDF (`%PDF-` first): its pages drawn as images.
   case pdf
+  /// MP4 video (an ISO-BMFF `ftyp` with an MP4 brand): a frame as a poster.
+  case mp4
+  /// QuickTime video (`ftyp` brand `qt  `): a frame as a poster.
+  case mov
+  /// WebM or Matroska video (an EBML header): a frame as a poster.
+  case webm
   /// Anything else.
   case unknown
+
+  /// Whether the format is a video, whose images are its frames' posters.
+  public var isVideo: Bool { self == .mp4 || self == .mov || self == .webm }
 
   /// Whether the format is drawn rather than stored as pixels (SVG, PDF),
   /// so it renders at whatever size is asked for.
@@ -63,6 +72,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case .ico: "image/vnd.microsoft.icon"
     case .svg: "image/svg+xml"
     case .pdf: "application/pdf"
+    case .mp4: "video/mp4"
+    case .mov: "video/quicktime"
+    case .webm: "video/webm"
     case .unknown: "application/octet-stream"
     }
   }

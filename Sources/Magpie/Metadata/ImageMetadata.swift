@@ -16,6 +16,10 @@ public struct ImageMetadata: Sendable, Hashable {
   /// A cursor's hotspot (`.cur` files), set whether or not
   /// ``DecodeOptions/keepsMetadata`` asks for the rest; no encoder writes it.
   public var cursorHotspot: CursorHotspot?
+  /// For a video's poster frame, the video's duration, frame rate and
+  /// codec and the frame's time; set whether or not
+  /// ``DecodeOptions/keepsMetadata`` asks for the rest.
+  public var video: VideoMetadata?
 
   /// Metadata of the given blocks.
   public init(

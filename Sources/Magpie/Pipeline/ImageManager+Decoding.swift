@@ -72,6 +72,7 @@ extension ImageManager {
     var options = configuration.decodeLimits
     options.targetSize = request.targetSize
     options.contentMode = request.contentMode
+    options.posterTime = request.posterTime
     options.firstFrameOnly = request.options.contains(.onlyLoadFirstFrame)
     options.decodesFramesOnDemand = request.options.contains(.decodeFramesOnDemand)
     options.scale = request.effectiveScale

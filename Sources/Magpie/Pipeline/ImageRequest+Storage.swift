@@ -25,6 +25,7 @@ extension ImageRequest {
     var skippedWrites: Set<CacheType> = []
     var responseModifiers: [ResponseModifier] = []
     var dataTransformers: [DataTransformer] = []
+    var posterTime: Duration?
 
     init(
       source: Source, urlString: String?, processors: [any ImageProcessor], options: ImageLoadingOptions,
@@ -52,6 +53,7 @@ extension ImageRequest {
       copy.skippedWrites = skippedWrites
       copy.responseModifiers = responseModifiers
       copy.dataTransformers = dataTransformers
+      copy.posterTime = posterTime
       return copy
     }
   }

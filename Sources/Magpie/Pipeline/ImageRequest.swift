@@ -113,6 +113,14 @@ public struct ImageRequest: Sendable {
     set { update { $0.dataTransformers = newValue } }
   }
 
+  /// For a video source (MP4, MOV, WebM), the time of the frame to make the
+  /// image of: the first frame at or after it. `nil`, the first frame.
+  /// Part of the cache key.
+  public var posterTime: Duration? {
+    get { storage.posterTime }
+    set { update { $0.posterTime = newValue } }
+  }
+
   /// A request for `source`.
   public init(
     source: Source, processors: [any ImageProcessor] = [], options: ImageLoadingOptions = [],
@@ -178,12 +186,17 @@ public struct ImageRequest: Sendable {
   }
 
   /// The part of the cache key that says how the image was made from its
-  /// source: decode-time size, first frame only or frames on demand, and
-  /// the processors. Empty for the plain decoded original.
+  /// source: a video's poster time, decode-time size, first frame only or
+  /// frames on demand, and the processors. Empty for the plain decoded
+  /// original.
   public var processingIdentifier: String {
     let onDemand = options.contains(.decodeFramesOnDemand) && !options.contains(.onlyLoadFirstFrame)
-    if targetSize == nil && processors.isEmpty && !options.contains(.onlyLoadFirstFrame) && !onDemand { return "" }
+    let poster = posterTime.flatMap { $0 > .zero ? $0 : nil }
+    if targetSize == nil && processors.isEmpty && !options.contains(.onlyLoadFirstFrame) && !onDemand && poster == nil {
+      return ""
+    }
     var parts: [String] = []
+    if let poster { parts.append("poster(\(poster.components.seconds)s\(poster.components.attoseconds)as)") }
     if let targetSize {
       parts.append("decode(\(targetSize),\(contentMode == .aspectFit ? "fit" : "fill"))")
     }

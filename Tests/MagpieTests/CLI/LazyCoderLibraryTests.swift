@@ -37,7 +37,7 @@ import Testing
     #expect(Self.opens(libraries, "libpng16.so"))
     let optional = [
       "libavif.so", "libheif.so", "libjxl.so", "libdav1d.so", "libde265.so", "libhwy.so", "libtiff.so", "librsvg-2.so",
-      "libpoppler-glib.so", "libcairo.so",
+      "libpoppler-glib.so", "libcairo.so", "libavformat.so", "libavcodec.so", "libswscale.so",
     ]
     for name in optional {
       #expect(!Self.opens(libraries, name), "\(name) was opened")

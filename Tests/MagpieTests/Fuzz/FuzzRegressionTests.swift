@@ -42,6 +42,9 @@ import Testing
     #if canImport(MagpieTIFF)
       expected.insert("tiff")
     #endif
+    #if canImport(MagpieVideo)
+      expected.insert("video")
+    #endif
     let names = FuzzHarnesses.all.map(\.name)
     #expect(Set(names) == expected)
     #expect(Set(names).count == names.count, "two harnesses share a name")
@@ -64,7 +67,7 @@ import Testing
     let folders = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
     let known = Set(FuzzHarnesses.all.map(\.name))
     // The optional coders' harnesses, whose folders stay where they are not built.
-    let optional: Set = ["avif", "heif", "jxl", "tiff", "svg", "pdf"]
+    let optional: Set = ["avif", "heif", "jxl", "tiff", "svg", "pdf", "video"]
     for folder in folders where !folder.hasPrefix(".") {
       #expect(known.contains(folder) || optional.contains(folder), "Fixtures/fuzz/\(folder)")
     }

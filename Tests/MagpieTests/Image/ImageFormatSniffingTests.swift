@@ -67,7 +67,12 @@ import Testing
     #expect(ImageFormat.sniff(ftyp("avif", ["mif1", "avif"])) == .avif)
     #expect(ImageFormat.sniff(ftyp("mif1", ["mif1", "avif"])) == .avif)
     #expect(ImageFormat.sniff(ftyp("heic", ["mif1", "heic"])) == .heic)
-    #expect(ImageFormat.sniff(ftyp("isom", ["isom", "mp42"])) == .unknown)
+    // Videos, whose frames make posters: MP4 brands and QuickTime's.
+    #expect(ImageFormat.sniff(ftyp("isom", ["isom", "mp42"])) == .mp4)
+    #expect(ImageFormat.sniff(ftyp("qt  ", ["qt  "])) == .mov)
+    #expect(ImageFormat.sniff(ftyp("M4A ", ["M4A ", "mp42"])).isVideo)
+    #expect(ImageFormat.sniff(ftyp("crx ", ["crx "])) == .unknown)
+    #expect(ImageFormat.sniff(Data([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86])) == .webm)
   }
 
   @Test func jpegXLCodestreamAndContainer() throws {

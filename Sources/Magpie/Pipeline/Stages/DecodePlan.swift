@@ -30,6 +30,8 @@ struct DecodePlan: Sendable {
     let scale: Double
     /// The first processor's identifier, when it decodes the bytes itself.
     let decodingProcessor: String
+    /// A video's poster frame time.
+    let posterTime: Duration?
   }
 
   init(request: ImageRequest, options: DecodeOptions, registry: CoderRegistry) {
@@ -47,7 +49,7 @@ struct DecodePlan: Sendable {
       targetSize: options.targetSize, contentMode: options.contentMode,
       frames: options.firstFrameOnly ? 1 : options.decodesFramesOnDemand ? 2 : 0,
       keepsOriginalData: options.keepsOriginalData, scale: options.scale,
-      decodingProcessor: decodingProcessor?.identifier ?? "")
+      decodingProcessor: decodingProcessor?.identifier ?? "", posterTime: options.posterTime)
   }
 
   /// The image the later processors start from.
