@@ -1,4 +1,5 @@
 import CWebP
+import Foundation
 
 /// Decodes a WebP animation frame by frame and composites it on a canvas of
 /// our own, with straight alpha, as the WebP container specification
@@ -21,21 +22,61 @@ enum WebPAnimationDecoder {
     in container: WebPContainer, frameCount: Int, options: DecodeOptions
   ) throws(MagpieError) -> [ImageFrame] {
     var compositor = APNGCompositor(size: PixelSize(width: container.width, height: container.height))
+    var iterators: [WebPIterator] = []
+    iterators.reserveCapacity(frameCount)
+    try container.forEachFrame(upTo: frameCount) { (frame) throws(MagpieError) in iterators.append(frame) }
+    var controls: [APNGFrameControl] = []
+    for (index, frame) in iterators.enumerated() {
+      controls.append(try control(of: frame, index: index, in: container))
+    }
     var frames: [ImageFrame] = []
-    frames.reserveCapacity(frameCount)
+    frames.reserveCapacity(iterators.count)
     let deadline = options.startDeadline()
-    try container.forEachFrame(upTo: frameCount) { (frame) throws(MagpieError) in
-      let index = frames.count
+    while frames.count < iterators.count {
       // libwebp decodes a frame in one call: the deadline holds between them.
-      try deadline.check("webp frame \(index + 1)")
-      let control = try control(of: frame, index: index, in: container)
-      let pixels = try pixels(of: frame, index: index, control: control, options: options)
-      frames.append(
-        ImageFrame(
-          pixels: compositor.render(pixels, control: control),
-          duration: ImageFrame.browserDuration(milliseconds: Int(frame.duration))))
+      try deadline.check("webp frame \(frames.count + 1)")
+      let batch = batchSize(remaining: iterators.count - frames.count)
+      let decoded = try decode(iterators, controls, from: frames.count, count: batch, options: options)
+      for pixels in decoded {
+        let index = frames.count
+        frames.append(
+          ImageFrame(
+            pixels: compositor.render(pixels, control: controls[index]),
+            duration: ImageFrame.browserDuration(milliseconds: Int(iterators[index].duration))))
+      }
     }
     return frames
+  }
+
+  /// How many frames to decode side by side next: each frame's bitstream
+  /// decodes on its own (only compositing is in order), so while a core
+  /// idles the next few decode together; one at a time otherwise.
+  private static func batchSize(remaining: Int) -> Int {
+    guard remaining > 1, CodecLoad.shared.hasIdleCore else { return 1 }
+    return min(remaining, max(2, min(4, ProcessInfo.processInfo.activeProcessorCount)))
+  }
+
+  /// Frames `first ..< first + count` decoded, side by side when more than one.
+  private static func decode(
+    _ iterators: [WebPIterator], _ controls: [APNGFrameControl], from first: Int, count: Int, options: DecodeOptions
+  ) throws(MagpieError) -> [PixelBuffer] {
+    if count == 1 {
+      return [try pixels(of: iterators[first], index: first, control: controls[first], options: options)]
+    }
+    var results = [Result<PixelBuffer, MagpieError>?](repeating: nil, count: count)
+    results.withUnsafeMutableBufferPointer { out in
+      // Each iteration writes only its own slot and reads frames whose
+      // bytes the container keeps alive; concurrentPerform returns after
+      // the last: sharing them across its threads is safe.
+      let shared = UncheckedSendable((out, iterators, controls))
+      DispatchQueue.concurrentPerform(iterations: count) { offset in
+        let index = first + offset
+        shared.value.0[offset] = Result { () throws(MagpieError) -> PixelBuffer in
+          try pixels(of: shared.value.1[index], index: index, control: shared.value.2[index], options: options)
+        }
+      }
+    }
+    return try results.map { (result) throws(MagpieError) -> PixelBuffer in try result!.get() }
   }
 
   /// How frame `index` (0 is the first) is drawn, checked to lie inside the
