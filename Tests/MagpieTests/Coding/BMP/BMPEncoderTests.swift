@@ -6,38 +6,19 @@ import Testing
 /// BMPs Magpie writes read back in Pillow (Debian's python3-pil, which
 /// `make test` installs) with the same pixels, and in Magpie.
 @Suite struct BMPEncoderTests {
-  private func pattern(width: Int, height: Int, alpha: Bool) -> PixelBuffer {
-    var bytes: [UInt8] = []
-    for y in 0..<height {
-      for x in 0..<width {
-        bytes += [UInt8((x * 37 + y * 11) & 255), UInt8((x * 7 + y * 53) & 255), UInt8((x * 13 + y) & 255)]
-        bytes.append(alpha ? UInt8((x * 19 + y * 41) & 255) : 255)
-      }
-    }
-    return PixelBuffer(width: width, height: height, straightRGBA: bytes)
-  }
-
   /// Pillow's RGBA pixels of `data`.
   private func pillowPixels(_ data: Data) throws -> [UInt8] {
     let dir = try TemporaryDirectory()
     let input = dir.path("in.bmp")
     let output = dir.path("out.rgba")
     try data.write(to: URL(fileURLWithPath: input))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      "-c",
-      "import sys; from PIL import Image; open(sys.argv[2], 'wb').write(Image.open(sys.argv[1]).convert('RGBA').tobytes())",
-      input, output,
-    ]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "python3 with PIL (python3-pil) failed")
+    try ReferenceTool.pillow(
+      "open(sys.argv[2], 'wb').write(Image.open(sys.argv[1]).convert('RGBA').tobytes())", [input, output])
     return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
   }
 
   @Test(arguments: [false, true]) func pillowReadsWhatMagpieWrites(alpha: Bool) throws {
-    let pixels = pattern(width: 13, height: 7, alpha: alpha)
+    let pixels = PixelBuffer.testPattern(width: 13, height: 7, alpha: alpha)
     let data = try CoderRegistry.shared.encode(Image(pixels: pixels), as: .bmp)
     #expect(ImageFormat.sniff(data) == .bmp)
     // 24 bits when opaque, 32 with alpha.
@@ -49,7 +30,7 @@ import Testing
   }
 
   @Test func premultipliedPixelsAreWrittenStraight() throws {
-    let premultiplied = pattern(width: 5, height: 3, alpha: true).premultiplied()
+    let premultiplied = PixelBuffer.testPattern(width: 5, height: 3, alpha: true).premultiplied()
     let data = try BMPCoder().encode(Image(pixels: premultiplied), as: .bmp, options: EncodeOptions())
     let back = try BMPCoder().decode(data, options: DecodeOptions())
     #expect(back.pixels.alphaRepresentation == .straight)
@@ -58,7 +39,7 @@ import Testing
 
   @Test func aProfileIsEmbeddedInAV5Header() throws {
     let profile = try TestPaths.fixture("bmp/v5-32-icc.icc")
-    var image = Image(pixels: pattern(width: 4, height: 4, alpha: false))
+    var image = Image(pixels: PixelBuffer.testPattern(width: 4, height: 4, alpha: false))
     image.colorProfile = ColorProfile(iccData: profile)
     let data = try CoderRegistry.shared.encode(image, as: .bmp)
     #expect(data[14] == 124)

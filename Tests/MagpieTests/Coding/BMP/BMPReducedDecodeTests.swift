@@ -7,17 +7,6 @@ import Testing
 /// the block averages Pillow's `reduce` gives (opaque) or the alpha-weighted
 /// averages of the full decode (with alpha).
 @Suite struct BMPReducedDecodeTests {
-  private func pattern(width: Int, height: Int, alpha: Bool) -> PixelBuffer {
-    var bytes: [UInt8] = []
-    for y in 0..<height {
-      for x in 0..<width {
-        bytes += [UInt8((x * 5 + y * 3) & 255), UInt8((x * x + y * 7) & 255), UInt8((x ^ y) & 255)]
-        bytes.append(alpha ? UInt8((x * 11 + y * 13) % 256) : 255)
-      }
-    }
-    return PixelBuffer(width: width, height: height, straightRGBA: bytes)
-  }
-
   private func options(_ target: PixelSize) -> DecodeOptions {
     var options = DecodeOptions()
     options.targetSize = target
@@ -28,22 +17,14 @@ import Testing
   private func pillowReduce(_ data: Data, factor: Int) throws -> [UInt8] {
     let dir = try TemporaryDirectory()
     try data.write(to: URL(fileURLWithPath: dir.path("in.bmp")))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [
-      "-c",
-      "import sys; from PIL import Image; "
-        + "open(sys.argv[2], 'wb').write(Image.open(sys.argv[1]).reduce(int(sys.argv[3])).convert('RGBA').tobytes())",
-      dir.path("in.bmp"), dir.path("out.rgba"), String(factor),
-    ]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "python3 with PIL (python3-pil) failed")
+    try ReferenceTool.pillow(
+      "open(sys.argv[2], 'wb').write(Image.open(sys.argv[1]).reduce(int(sys.argv[3])).convert('RGBA').tobytes())",
+      [dir.path("in.bmp"), dir.path("out.rgba"), String(factor)])
     return [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.path("out.rgba"))))
   }
 
   @Test func anOpaqueBMPShrinksToPillowsBlockAverages() throws {
-    let data = try BMPEncoder.encode(pattern(width: 203, height: 150, alpha: false), icc: nil)
+    let data = try BMPEncoder.encode(PixelBuffer.testPattern(width: 203, height: 150, alpha: false), icc: nil)
     // 50x37 is covered by a quarter (51x38), not by an eighth.
     let image = try BMPCoder().decode(data, options: options(PixelSize(width: 50, height: 37)))
     #expect(image.pixelSize == PixelSize(width: 51, height: 38))
@@ -54,7 +35,7 @@ import Testing
   }
 
   @Test func alphaWeightsTheAverage() throws {
-    let full = pattern(width: 37, height: 21, alpha: true)
+    let full = PixelBuffer.testPattern(width: 37, height: 21, alpha: true)
     let data = try BMPEncoder.encode(full, icc: nil)
     let image = try BMPCoder().decode(data, options: options(PixelSize(width: 18, height: 10)))
     #expect(image.pixelSize == PixelSize(width: 19, height: 11))

@@ -13,18 +13,10 @@
     /// scaled to `size`, decoded as straight RGBA.
     static func render(_ tool: String, _ pdf: URL, page: Int, size: PixelSize? = nil) throws -> PixelBuffer {
       let dir = try TemporaryDirectory()
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
       var arguments = ["-png", "-r", "72", "-f", String(page), "-l", String(page), "-singlefile"]
       if let size { arguments += ["-scale-to-x", String(size.width), "-scale-to-y", String(size.height)] }
-      process.arguments = arguments + [pdf.path, dir.path("out")]
-      try process.run()
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "\(tool) (poppler-utils) failed on \(pdf.lastPathComponent)")
-      return try PNGCoder().decode(
-        Data(contentsOf: URL(fileURLWithPath: dir.path("out.png"))), options: DecodeOptions()
-      )
-      .pixels
+      try ReferenceTool.run(tool, arguments + [pdf.path, dir.path("out")])
+      return try ReferenceTool.png(dir.path("out.png"))
     }
 
     /// The peak signal-to-noise ratio of `a` against `b` over RGB, in dB

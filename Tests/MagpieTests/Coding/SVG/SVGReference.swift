@@ -11,18 +11,10 @@
     /// `height` when given, decoded as straight RGBA.
     static func render(_ svg: URL, width: Int? = nil, height: Int? = nil) throws -> PixelBuffer {
       let dir = try TemporaryDirectory()
-      let output = dir.path("out.png")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/rsvg-convert")
-      var arguments = [svg.path, "-o", output]
+      var arguments = [svg.path, "-o", dir.path("out.png")]
       if let width, let height { arguments += ["-w", String(width), "-h", String(height)] }
-      process.arguments = arguments
-      try process.run()
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "rsvg-convert (librsvg2-bin) failed on \(svg.lastPathComponent)")
-      var options = DecodeOptions()
-      options.colorManagement = .preserve
-      return try PNGCoder().decode(Data(contentsOf: URL(fileURLWithPath: output)), options: options).pixels
+      try ReferenceTool.run("rsvg-convert", arguments)
+      return try ReferenceTool.png(dir.path("out.png"))
     }
 
     /// The largest difference between the premultiplied values of two

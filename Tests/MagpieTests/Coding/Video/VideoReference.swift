@@ -11,20 +11,12 @@
     /// `size` with area averaging when given, as straight RGBA.
     static func frame(_ video: URL, at seconds: Double = 0, size: PixelSize? = nil) throws -> PixelBuffer {
       let dir = try TemporaryDirectory()
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
       var arguments = ["-v", "error", "-y"]
       if seconds > 0 { arguments += ["-ss", String(seconds)] }
       arguments += ["-i", video.path, "-frames:v", "1"]
       if let size { arguments += ["-vf", "scale=\(size.width):\(size.height):flags=area"] }
-      process.arguments = arguments + ["-pix_fmt", "rgba", dir.path("out.png")]
-      try process.run()
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "ffmpeg failed on \(video.lastPathComponent)")
-      return try PNGCoder().decode(
-        Data(contentsOf: URL(fileURLWithPath: dir.path("out.png"))), options: DecodeOptions()
-      )
-      .pixels
+      try ReferenceTool.run("ffmpeg", arguments + ["-pix_fmt", "rgba", dir.path("out.png")])
+      return try ReferenceTool.png(dir.path("out.png"))
     }
   }
 #endif
