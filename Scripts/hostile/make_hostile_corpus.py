@@ -288,7 +288,15 @@ def named_hostile():
     laughs += '</defs><use xlink:href="#a30"/></svg>'
     return [("bmp", bmp, "bmp declaring 100000x100000"), ("ico", ico, "ico of 65535 entries"),
             ("svg", laughs.encode(), "svg billion-laughs use chain"),
-            ("pdf", huge_page_pdf(), "pdf page of 10^6 pt")]
+            ("pdf", huge_page_pdf(), "pdf page of 10^6 pt")] + million_strips_tiff()
+
+
+def million_strips_tiff():
+    """The TIFF fixture whose directory declares a million strips in 134
+    bytes (Scripts/fixtures/make_tiff_fixtures.py), when the fixtures hold it."""
+    path = os.path.join(FIXTURES, "tiff", "hostile-million-strips.tif")
+    if not os.path.exists(path): return []
+    with open(path, "rb") as f: return [("tiff", f.read(), "tiff declaring a million strips")]
 
 
 def huge_page_pdf():
