@@ -78,4 +78,15 @@ enum ReferenceTool {
     }
     return Image(pixels: PixelBuffer(width: size.width, height: size.height, straightRGBA: bytes), format: .png)
   }
+
+  /// ``photoWithAlpha(_:)`` held premultiplied, as resampled pixels are:
+  /// encoders must divide it back to straight alpha first.
+  static func premultipliedPhoto(_ name: String) throws -> Image {
+    let straight = try photoWithAlpha(name).pixels
+    var bytes = straight.straightRGBA()
+    bytes.withUnsafeMutableBytes { _ = PixelBuffer.premultiply($0) }
+    let pixels = PixelBuffer(
+      width: straight.width, height: straight.height, bytesPerRow: straight.width * 4, premultipliedRGBA: bytes)
+    return Image(pixels: pixels, format: .png)
+  }
 }

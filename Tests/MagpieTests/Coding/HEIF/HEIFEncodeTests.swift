@@ -115,6 +115,15 @@
       #expect(try Self.heifConvert(fast).pixelSize == PixelSize(width: 768, height: 512))
     }
 
+    /// Premultiplied pixels are written straight: lossless, the file holds
+    /// exactly what `straightRGBA()` gives back.
+    @Test func premultipliedPixelsAreWrittenStraight() throws {
+      let photo = try ReferenceTool.premultipliedPhoto("birds.png")
+      #expect(photo.pixels.alphaRepresentation == .premultiplied)
+      let encoded = try coder.encode(photo, as: .heic, options: EncodeOptions(lossless: true))
+      #expect(try Self.heifConvert(encoded).pixels.straightRGBA() == photo.pixels.straightRGBA())
+    }
+
     @Test func refusesASideOverTheLimitBeforeEncoding() {
       let wide = Image(pixels: PixelBuffer(width: HEIFEncoder.maxDimension + 1, height: 1))
       #expect {

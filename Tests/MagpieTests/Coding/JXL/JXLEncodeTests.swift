@@ -122,6 +122,15 @@
       #expect(GIFWebPFixtureTests.psnr(exact, untagged) < 30)
     }
 
+    /// Premultiplied pixels are written straight: lossless, the file holds
+    /// exactly what `straightRGBA()` gives back.
+    @Test func premultipliedPixelsAreWrittenStraight() throws {
+      let photo = try ReferenceTool.premultipliedPhoto("birds.png")
+      #expect(photo.pixels.alphaRepresentation == .premultiplied)
+      let encoded = try coder.encode(photo, as: .jxl, options: EncodeOptions(lossless: true))
+      #expect(try Self.djxl(encoded).pixels.straightRGBA() == photo.pixels.straightRGBA())
+    }
+
     @Test func refusesASizeOverLevel5BeforeEncoding() {
       let wide = Image(pixels: PixelBuffer(width: JXLEncodeSettings.maxDimension + 1, height: 1))
       #expect {
