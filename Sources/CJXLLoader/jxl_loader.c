@@ -57,3 +57,6 @@ MP_LAZY_FORWARD(mp_jxl_library, JxlEncoderStatus, JxlEncoderSetFrameDistance, (J
 MP_LAZY_FORWARD(mp_jxl_library, JxlEncoderStatus, JxlEncoderSetFrameHeader, (JxlEncoderFrameSettings *frame_settings, const JxlFrameHeader *frame_header), (frame_settings, frame_header), JXL_ENC_ERROR)
 MP_LAZY_FORWARD(mp_jxl_library, JxlEncoderStatus, JxlEncoderSetFrameLossless, (JxlEncoderFrameSettings *frame_settings, JXL_BOOL lossless), (frame_settings, lossless), JXL_ENC_ERROR)
 MP_LAZY_FORWARD(mp_jxl_library, JxlEncoderStatus, JxlEncoderSetICCProfile, (JxlEncoder *enc, const uint8_t *icc_profile, size_t size), (enc, icc_profile, size), JXL_ENC_ERROR)
+MP_LAZY_FORWARD(mp_jxl_library, JxlEncoderStatus, JxlEncoderAddBox, (JxlEncoder *enc, const JxlBoxType type, const uint8_t *contents, size_t size, JXL_BOOL compress_box), (enc, type, contents, size, compress_box), JXL_ENC_ERROR)
+MP_LAZY_FORWARD(mp_jxl_library, JxlEncoderStatus, JxlEncoderUseBoxes, (JxlEncoder *enc), (enc), JXL_ENC_ERROR)
+MP_LAZY_FORWARD(mp_jxl_library, JxlEncoderStatus, JxlEncoderUseContainer, (JxlEncoder *enc, JXL_BOOL use_container), (enc, use_container), JXL_ENC_ERROR)

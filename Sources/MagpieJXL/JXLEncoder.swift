@@ -14,7 +14,8 @@ import Magpie
 /// of a decoded frame is not opaque (or, for frames still to be decoded
 /// from an animation's source, always). The ICC profile
 /// ``EncodeOptions/colorProfile`` asks for is stored, else the colour is
-/// signalled as sRGB.
+/// signalled as sRGB; with ``EncodeOptions/keepsMetadata`` the EXIF and
+/// XMP are `Exif` and `xml ` boxes.
 enum JXLEncoder {
   /// Bytes of output buffer to start with; doubled while libjxl wants more.
   static let initialOutputSize = 64 * 1024
@@ -65,6 +66,9 @@ enum JXLEncoder {
       try check(JxlEncoderSetExtraChannelInfo(encoder, 0, &alpha), "describing the alpha channel", encoder)
     }
     try setColor(of: image, options: options, encoder: encoder)
+    if options.keepsMetadata, let metadata = image.metadata {
+      try addMetadata(exif: metadata.exifToWrite, xmp: metadata.xmp, encoder: encoder)
+    }
     let frameSettings = try makeFrameSettings(settings, encoder: encoder)
     var index = 0
     while let frame = try frames.next() {
@@ -101,6 +105,24 @@ enum JXLEncoder {
     var color = JxlColorEncoding()
     JxlColorEncodingSetToSRGB(&color, 0)
     try check(JxlEncoderSetColorEncoding(encoder, &color), "setting sRGB", encoder)
+  }
+
+  /// The EXIF (in an `Exif` box, after the 4-byte offset of its TIFF
+  /// header, 0 here) and XMP (`xml `), uncompressed, in the container
+  /// they need; nothing when there are neither.
+  private static func addMetadata(exif: Data?, xmp: Data?, encoder: OpaquePointer) throws(MagpieError) {
+    let boxes = [("Exif", exif.map { Data(count: 4) + $0 }), ("xml ", xmp)].compactMap { type, contents in
+      contents.flatMap { $0.isEmpty ? nil : (type, $0) }
+    }
+    guard !boxes.isEmpty else { return }
+    try check(JxlEncoderUseContainer(encoder, 1), "using the container", encoder)
+    try check(JxlEncoderUseBoxes(encoder), "using metadata boxes", encoder)
+    for (type, contents) in boxes {
+      let status = contents.withUnsafeBytes { raw in
+        JxlEncoderAddBox(encoder, type, raw.bindMemory(to: UInt8.self).baseAddress, raw.count, 0)
+      }
+      try check(status, "adding the \(type) box", encoder)
+    }
   }
 
   /// Frame settings for every frame: effort, and the distance or lossless.
