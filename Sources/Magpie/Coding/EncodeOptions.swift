@@ -11,12 +11,13 @@ public struct EncodeOptions: Sendable {
   public var firstFrameOnly: Bool
   /// zlib level for PNG, 0-9.
   public var compressionLevel: Int
-  /// Which colour profile to embed (JPEG, PNG, WebP): by default the one
-  /// the pixels are in when it is not sRGB.
+  /// Which colour profile to embed (JPEG, PNG, WebP, AVIF, HEIC, JPEG XL):
+  /// by default the one the pixels are in when it is not sRGB.
   public var colorProfile = ProfileEmbedding.original
   /// Write the image's EXIF and XMP (``Image/metadata``, kept by a decode
-  /// with ``DecodeOptions/keepsMetadata``) into JPEG, PNG and WebP, the
-  /// EXIF orientation reset to upright when the pixels were turned.
+  /// with ``DecodeOptions/keepsMetadata``) into JPEG, PNG, WebP and JPEG
+  /// XL (HEIC: the EXIF only), the EXIF orientation reset to upright when
+  /// the pixels were turned.
   /// Default `false`: re-encoded images (thumbnails) carry no camera data,
   /// location or other metadata.
   public var keepsMetadata = false
