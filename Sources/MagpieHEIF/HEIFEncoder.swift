@@ -8,10 +8,11 @@ import Magpie
 /// in a `colr` `prof` box, and EXIF in an `Exif` item when asked to keep
 /// metadata.
 enum HEIFEncoder {
-  /// Largest width or height written. HEVC levels stop at 8192 x 4320 and
-  /// libheif 1.15 writes no grids, so one picture holds the whole image;
-  /// this is the ceiling libavif has too, and keeps the RGBA copy libheif
-  /// needs under 1 GiB.
+  /// Largest width or height written: libheif 1.15 writes no grids, so one
+  /// HEVC picture holds the whole image; this is the ceiling libavif has
+  /// too, and keeps the RGBA copy libheif needs at 1 GiB at most. x265
+  /// also refuses extreme shapes (8192 x 1, 16384 x 16: "Invalid image
+  /// size"), which come back as ``MagpieError/Code/encodingFailed``.
   static let maxDimension = 16384
 
   /// x265's presets, slowest first; ``EncodeOptions/speed`` 0-10 picks one
@@ -25,11 +26,12 @@ enum HEIFEncoder {
   ///
   /// Lossless asks x265 for 4:4:4 chroma and tags the image with the
   /// identity matrix (nclx matrix 0: RGB stored as GBR planes), which is
-  /// what makes it lossless: x265's lossless mode alone codes 4:2:0 YCbCr,
-  /// and at 4:4:4 with libheif's default matrix (as `heif-enc -L
-  /// --matrix_coefficients=0` writes it with libheif 1.15) the RGB/YCbCr
-  /// round trip is still off by 1. Only the nclx set on the image itself
-  /// makes libheif 1.15 take its GBR conversion.
+  /// what makes it lossless: x265's lossless mode codes the YCbCr libheif
+  /// converts to (4:2:0 by default), and even at 4:4:4 with only the
+  /// encoding options' nclx (or as `heif-enc -L --matrix_coefficients=0`
+  /// writes it with libheif 1.15) the RGB/YCbCr round trip is off by 1.
+  /// The nclx set on the image itself makes libheif take its GBR
+  /// conversion: measured exact.
   static func encode(_ image: Image, options: EncodeOptions) throws(MagpieError) -> Data {
     let pixels = image.frames[0].pixels
     let size = pixels.size
@@ -65,7 +67,15 @@ enum HEIFEncoder {
     encoding.pointee.save_alpha_channel = hasAlpha ? 1 : 0
     let nclx = options.lossless ? heif_nclx_color_profile_alloc() : nil
     defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+    if options.lossless && nclx == nil {
+      throw MagpieError(.encodingFailed, "heic: libheif could not allocate an nclx profile")
+    }
     if let nclx {
+      // The fields set below exist from version 4 of the options on; an
+      // older library allocated a shorter struct, and could not be exact.
+      guard encoding.pointee.version >= 4 else {
+        throw MagpieError(.encodingFailed, "heic: this libheif is too old for exact lossless (options v4 needed)")
+      }
       nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
       nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
       nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
