@@ -1,1 +1,2 @@
 #include <jxl/decode.h>
+#include <jxl/encode.h>

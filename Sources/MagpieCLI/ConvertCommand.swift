@@ -27,10 +27,10 @@ enum ConvertCommand {
 
     let data = try InputFile.readFile(input)
     // Formats without animation only ever need the first frame (PNG writes
-    // an animation as APNG). Animations stream from their frame source
-    // through the processors into the encoder, so one over the all-frames
-    // decode limit converts in bounded memory.
-    let animatable = format == .gif || format == .webp || format == .png
+    // an animation as APNG; JPEG XL has its own). Animations stream from
+    // their frame source through the processors into the encoder, so one
+    // over the all-frames decode limit converts in bounded memory.
+    let animatable = format == .gif || format == .webp || format == .png || format == .jxl
     var decodeOptions = DecodeOptions(targetSize: spec?.decodeTarget, firstFrameOnly: !animatable)
     // A vector is drawn at the size the first resize asks for, not drawn
     // at its own size and then scaled.
@@ -69,13 +69,13 @@ enum ConvertCommand {
   static func outputFormat(_ option: String?, path: String) throws(CLIError) -> ImageFormat {
     if let option {
       guard let format = format(named: option) else {
-        throw .usage("--format", "expected jpeg, png, gif, webp, avif or bmp, got '\(option)'")
+        throw .usage("--format", "expected jpeg, png, gif, webp, avif, heic, jxl or bmp, got '\(option)'")
       }
       return format
     }
     let ext = URL(fileURLWithPath: path).pathExtension
     guard let format = format(named: ext) else {
-      throw .usage("convert", "cannot tell the format from '\(path)'; add --format jpeg|png|gif|webp|avif|bmp")
+      throw .usage("convert", "cannot tell the format from '\(path)'; add --format jpeg|png|gif|webp|avif|heic|jxl|bmp")
     }
     return format
   }
@@ -87,6 +87,8 @@ enum ConvertCommand {
     case "gif": .gif
     case "webp": .webp
     case "avif": .avif
+    case "heic", "heif": .heic
+    case "jxl": .jxl
     case "bmp": .bmp
     default: nil
     }

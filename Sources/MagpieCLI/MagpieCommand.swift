@@ -15,7 +15,7 @@ enum MagpieCommand {
                                                 --color srgb converts embedded profiles to sRGB)
               [--max-pixels N] [--max-bytes N] [--max-frames N] [--time-limit-ms N]
                                                 decode limits (default 100 MP, 256 MiB, 10000, 10000 ms)
-      convert IN OUT [--format jpeg|png|gif|webp|avif|bmp] [--quality 0-100] [--process SPEC]
+      convert IN OUT [--format jpeg|png|gif|webp|avif|heic|jxl|bmp] [--quality 0-100] [--process SPEC]
               [--icc none|original|srgb] [--keep-metadata]
       play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
                                                 play an animation on a real clock into no display

@@ -30,6 +30,9 @@ import Magpie
 /// ``DecodeOptions/maxPixelCount`` (``HEIFDerivedImageSizes``), or whose
 /// `iloc` declares item data past the end of the file
 /// (``HEIFItemLocations``), is refused before libheif sees it.
+///
+/// Encoding writes the first frame as HEIC through libheif's x265 plugin;
+/// see ``HEIFEncoder``.
 public struct HEIFCoder: ImageCoder {
   /// Creates the coder.
   public init() {}
@@ -70,6 +73,19 @@ public struct HEIFCoder: ImageCoder {
       throw MagpieError(.corruptData, "heic: image declares an empty size \(size)")
     }
     return ImageInfo(format: .heic, size: size, byteCount: data.count)
+  }
+
+  /// True for ``ImageFormat/heic``.
+  public func canEncode(to format: ImageFormat) -> Bool { format == .heic }
+
+  /// Encodes the first frame as HEIC (HEVC through libheif's x265 plugin)
+  /// at `options.quality`, or losslessly (4:4:4, identity matrix) with
+  /// `options.lossless`; alpha is kept when any pixel is not opaque; the
+  /// profile ``EncodeOptions/colorProfile`` asks for is embedded, and the
+  /// EXIF with ``EncodeOptions/keepsMetadata``. See ``HEIFEncoder``.
+  public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
+    guard format == .heic else { throw MagpieError(.encodingFailed, "HEIFCoder does not encode \(format.rawValue)") }
+    return try HEIFEncoder.encode(image, options: options)
   }
 
   /// The image to decode: the smallest thumbnail that covers what the

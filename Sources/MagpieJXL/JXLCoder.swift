@@ -17,6 +17,9 @@ import Magpie
 /// far), flagged ``Image/isPartial``; the profile the pixels are in
 /// (`JXL_COLOR_PROFILE_TARGET_DATA`) is attached as ``Image/colorProfile``
 /// unless libjxl describes it as sRGB. Decoding runs on the calling thread.
+///
+/// Encoding writes stills and animations with libjxl's encoder; see
+/// ``JXLEncoder``.
 public struct JXLCoder: ImageCoder {
   /// Creates the coder.
   public init() {}
@@ -89,4 +92,16 @@ public struct JXLCoder: ImageCoder {
     try JXLFrameSource.make(data: data, options: options)
   }
 
+  /// True for ``ImageFormat/jxl``.
+  public func canEncode(to format: ImageFormat) -> Bool { format == .jxl }
+
+  /// Encodes `image` as JPEG XL: lossy at the distance `options.quality`
+  /// maps to (cjxl's mapping), or losslessly with `options.lossless`, at the
+  /// effort `options.speed` gives (7 by default); every frame of an
+  /// animation with its duration and the loop count unless
+  /// `options.firstFrameOnly`. See ``JXLEncoder``.
+  public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
+    guard format == .jxl else { throw MagpieError(.encodingFailed, "JXLCoder does not encode \(format.rawValue)") }
+    return try JXLEncoder.encode(image, options: options)
+  }
 }

@@ -1,8 +1,9 @@
 /// How to encode an image.
 public struct EncodeOptions: Sendable {
-  /// Lossy quality, 0 (smallest) to 100 (best); JPEG and lossy WebP.
+  /// Lossy quality, 0 (smallest) to 100 (best); JPEG, lossy WebP, AVIF,
+  /// HEIC and JPEG XL.
   public var quality: Int
-  /// Encode WebP losslessly instead of with `quality`.
+  /// Encode WebP, AVIF, HEIC or JPEG XL losslessly instead of with `quality`.
   public var lossless: Bool
   /// Write a progressive JPEG.
   public var progressive: Bool
@@ -10,18 +11,20 @@ public struct EncodeOptions: Sendable {
   public var firstFrameOnly: Bool
   /// zlib level for PNG, 0-9.
   public var compressionLevel: Int
-  /// Which colour profile to embed (JPEG, PNG, WebP): by default the one
-  /// the pixels are in when it is not sRGB.
+  /// Which colour profile to embed (JPEG, PNG, WebP, AVIF, HEIC, JPEG XL):
+  /// by default the one the pixels are in when it is not sRGB.
   public var colorProfile = ProfileEmbedding.original
   /// Write the image's EXIF and XMP (``Image/metadata``, kept by a decode
-  /// with ``DecodeOptions/keepsMetadata``) into JPEG, PNG and WebP, the
-  /// EXIF orientation reset to upright when the pixels were turned.
+  /// with ``DecodeOptions/keepsMetadata``) into JPEG, PNG, WebP and JPEG
+  /// XL (HEIC: the EXIF only), the EXIF orientation reset to upright when
+  /// the pixels were turned.
   /// Default `false`: re-encoded images (thumbnails) carry no camera data,
   /// location or other metadata.
   public var keepsMetadata = false
-  /// Encoder speed for AVIF (AV1), 0 (slowest, smallest files) to 10
-  /// (fastest); `nil` (the default) uses the coder's default (6, what
-  /// `avifenc` uses). Other formats ignore it.
+  /// Encoder speed for AVIF (AV1), HEIC (x265's preset) and JPEG XL
+  /// (effort 10 - speed), 0 (slowest, smallest files) to 10 (fastest);
+  /// `nil` (the default) uses the coder's default (AVIF 6, what `avifenc`
+  /// uses; x265's "slow"; JPEG XL effort 7). Other formats ignore it.
   public var speed: Int? = nil
 
   /// Quality 85, lossy, baseline, every frame, zlib level 6.

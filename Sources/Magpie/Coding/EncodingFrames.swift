@@ -4,22 +4,22 @@ import Foundation
 /// or an animation's frames decoded from its frame source as the encoder
 /// asks for them, so an animation converts holding only the frames the
 /// encoder looks at (never all of them).
-struct EncodingFrames {
+package struct EncodingFrames {
   /// How many frames there are.
-  let count: Int
+  package let count: Int
   /// The size of every frame.
-  let size: PixelSize
+  package let size: PixelSize
   /// How many times the animation plays (0: forever).
-  let loopCount: Int
+  package let loopCount: Int
   /// Whether every frame is opaque, when that is known without decoding
   /// them (the decoded frames say so; frames still to be decoded do not).
-  let allOpaque: Bool?
+  package let allOpaque: Bool?
   private var produce: () throws(MagpieError) -> ImageFrame?
 
   /// The frames of `image` to encode: only the first with
   /// `firstFrameOnly`, else every decoded frame, or every frame of its
   /// ``Image/animation``. Throws what making the frame source throws.
-  init(_ image: Image, firstFrameOnly: Bool) throws(MagpieError) {
+  package init(_ image: Image, firstFrameOnly: Bool) throws(MagpieError) {
     size = image.pixelSize
     if let animation = image.animation, !firstFrameOnly {
       count = animation.timeline.frameCount
@@ -42,7 +42,7 @@ struct EncodingFrames {
   }
 
   /// The next frame, `nil` after the last; throws what decoding it throws.
-  mutating func next() throws(MagpieError) -> ImageFrame? {
+  package mutating func next() throws(MagpieError) -> ImageFrame? {
     try produce()
   }
 }

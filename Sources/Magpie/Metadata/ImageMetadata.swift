@@ -36,7 +36,7 @@ public struct ImageMetadata: Sendable, Hashable {
 
   /// The EXIF block to write: orientation reset to 1 (upright) when the
   /// pixels were turned.
-  var exifToWrite: Data? {
+  package var exifToWrite: Data? {
     guard let exif else { return nil }
     return isOrientationApplied ? EXIFOrientationWriter.settingUpright(exif) : exif
   }
