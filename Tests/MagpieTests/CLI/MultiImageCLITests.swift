@@ -24,6 +24,27 @@ import Testing
     #expect(ICOFixture.clearingTransparent(written) == expected)
   }
 
+  #if canImport(MagpieTIFF)
+    @Test func decodeWritesEveryTIFFPageInOrder() throws {
+      let dir = try TemporaryDirectory()
+      let input = TestPaths.fixtures.appendingPathComponent("tiff/pages-mixed.tif").path
+      let result = try CLIRunner.run(["decode", input, "--out", dir.path("out")])
+      #expect(result.status == 0, "\(result.stderr)")
+      let json =
+        try JSONSerialization.jsonObject(
+          with: Data(contentsOf: URL(fileURLWithPath: dir.path("out/pages-mixed.tif.json")))) as? [String: Any]
+      // 36x20, 20x36 turned upright by its orientation 6, then 20x12: page order.
+      #expect(json?["frame_sizes"] as? [[Int]] == [[36, 20], [36, 20], [20, 12]])
+      let written = try Data(contentsOf: URL(fileURLWithPath: dir.path("out/pages-mixed.tif.rgba")))
+      #expect(written.count == (36 * 20 * 2 + 20 * 12) * 4)
+      let first = try ReferenceFixture.frame("tiff", "pages-mixed.tif")
+      #expect([UInt8](written.prefix(36 * 20 * 4)) == first.straightRGBA())
+      let info = try CLIRunner.run(["info", input])
+      let fields = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+      #expect((fields?["pages"] as? [[String: Any]])?.count == 3)
+    }
+  #endif
+
   @Test func infoListsTheEntriesAndAHotspot() throws {
     let input = TestPaths.fixtures.appendingPathComponent("ico/cursor.cur").path
     let result = try CLIRunner.run(["info", input])
