@@ -5,6 +5,7 @@ import COpenSSL
 enum SHA256 {
   /// The digest of `bytes` as 64 lowercase hex digits.
   static func hexDigest<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
+    _ = OpenSSLSetup.isReady
     let input = Array(bytes)
     var digest = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0

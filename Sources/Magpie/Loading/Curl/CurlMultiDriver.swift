@@ -23,7 +23,11 @@ final class CurlMultiDriver: Sendable {
     var exited = false
   }
 
-  private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+  // OpenSSL first, so that libcurl's initialising it registers no exit-time cleanup.
+  private static let globalInit: CURLcode = {
+    _ = OpenSSLSetup.isReady
+    return curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+  }()
 
   /// The multi handle; only the libcurl thread uses it, except for wakeups.
   let multi: UncheckedSendable<UnsafeMutableRawPointer>
