@@ -11,7 +11,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 # Build dependencies: codec libraries (headers + pkg-config files) and tools
 # the tests and benchmarks call.
 BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev \
-	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libjxl-dev libhiredis-dev librsvg2-dev \
+	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libde265-dev libjxl-dev libhiredis-dev librsvg2-dev \
 	libpoppler-glib-dev libtiff-dev libavformat-dev libavcodec-dev libswscale-dev
 # The C libraries' own tools, the independent references the colour and
 # AVIF/HEIC/JPEG XL/TIFF tests compare with (transicc, avifdec, heif-convert,

@@ -75,7 +75,12 @@ let optionalCoders: [OptionalCoder] = [
       // multiarch include folder is searched anyway): CHEIFLoader opens
       // libheif on first use.
       .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
-      loader("CHEIFLoader", library: "heif", define: "MP_HEIF_SONAME"),
+      .target(
+        name: "CHEIFLoader", dependencies: ["CMagpieCodecs"],
+        // libheif's soname, and libde265's for the threaded HEVC plugin.
+        cSettings: [("heif", "MP_HEIF_SONAME"), ("de265", "MP_DE265_SONAME")].compactMap { library, define in
+          soname(library).map { .define(define, to: "\"\($0)\"") }
+        }),
       .target(name: "MagpieHEIF", dependencies: ["Magpie", "CHEIF", "CHEIFLoader"]),
     ]),
   // JPEG XL through libjxl (Debian libjxl-dev 0.7), decoding on the calling

@@ -67,3 +67,5 @@ MP_LAZY_FORWARD(mp_heif_library, struct heif_error, heif_image_set_raw_color_pro
 MP_LAZY_FORWARD(mp_heif_library, struct heif_color_profile_nclx *, heif_nclx_color_profile_alloc, (void), (), NULL)
 MP_LAZY_FORWARD_VOID(mp_heif_library, heif_nclx_color_profile_free, (struct heif_color_profile_nclx *nclx_profile), (nclx_profile))
 MP_LAZY_FORWARD(mp_heif_library, struct heif_error, heif_image_set_nclx_color_profile, (struct heif_image *image, const struct heif_color_profile_nclx *color_profile), (image, color_profile), mp_heif_missing())
+MP_LAZY_FORWARD(mp_heif_library, struct heif_error, heif_register_decoder_plugin, (const struct heif_decoder_plugin *plugin), (plugin), mp_heif_missing())
+MP_LAZY_FORWARD_VOID(mp_heif_library, heif_context_set_max_decoding_threads, (struct heif_context *ctx, int max_threads), (ctx, max_threads))

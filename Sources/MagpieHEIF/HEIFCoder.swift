@@ -31,6 +31,10 @@ import Magpie
 /// `iloc` declares item data past the end of the file
 /// (``HEIFItemLocations``), is refused before libheif sees it.
 ///
+/// A photo-sized picture decodes on the caller's core and each idle one
+/// (Magpie's libde265 plugin, `heif_de265.c`, or libheif's threads for a
+/// grid's tiles), to the same pixels as on one.
+///
 /// Encoding writes the first frame as HEIC through libheif's x265 plugin;
 /// see ``HEIFEncoder``.
 public struct HEIFCoder: ImageCoder {
@@ -45,7 +49,8 @@ public struct HEIFCoder: ImageCoder {
     // libheif 1.15 would follow a reference cycle forever, and allocate
     // any canvas a derived image declares: both refused first.
     try HEIFItemReferences(data).check()
-    try HEIFDerivedImageSizes(data).check(maxPixelCount: options.maxPixelCount)
+    let derived = HEIFDerivedImageSizes(data)
+    try derived.check(maxPixelCount: options.maxPixelCount)
     // libheif sizes an item's buffer from the extents iloc declares.
     try HEIFItemLocations(data).check()
     let (pixels, profile) = try HEIFFile.with(data) { file throws(MagpieError) -> (PixelBuffer, ColorProfile?) in
@@ -54,7 +59,12 @@ public struct HEIFCoder: ImageCoder {
       try options.checkPixelLimit(decoded: source.size, declared: declared)
       // libheif decodes the image in one call: the limit is checked before it.
       try options.startDeadline().check("the heic image")
-      var pixels = try source.decodeRGBA8()
+      // Idle cores split a grid's tiles (libheif) or else one picture's
+      // rows (libde265); a thumbnail-sized picture is not worth threads.
+      let threads = source.size.pixelCount >= 256 * 256 ? CodecLoad.shared.threads(limit: 4) : 1
+      let tiled = derived.mostGridTiles > 1
+      file.setTileThreads(tiled && threads > 1 ? threads : 0)
+      var pixels = try source.decodeRGBA8(pictureThreads: tiled ? 1 : threads)
       let factor = options.shrinkDenominator(for: pixels.size, orientation: .up, choices: Array(2...64))
       if factor > 1 { pixels = Resampler.boxReduce(pixels, factorX: factor, factorY: factor) }
       return (pixels, file.primary.iccProfile())

@@ -17,6 +17,9 @@ import Magpie
 struct HEIFDerivedImageSizes {
   /// Each derived item's type and declared canvas, by item.
   private(set) var sizes: [UInt32: (type: String, width: UInt64, height: UInt64)] = [:]
+  /// The most tiles any `grid` item declares (0 with no grid): libheif
+  /// decodes a grid's tiles side by side, a single picture on one thread.
+  private(set) var mostGridTiles = 0
 
   /// The derived images of `data`.
   init(_ data: Data) {
@@ -33,6 +36,8 @@ struct HEIFDerivedImageSizes {
       for (item, type) in derived {
         guard let descriptor = locations[item], let size = Self.canvas(of: descriptor, type: type) else { continue }
         sizes[item] = (type, size.width, size.height)
+        // grid: version, flags, rows - 1, columns - 1.
+        if type == "grid" { mostGridTiles = max(mostGridTiles, (Int(descriptor[2]) + 1) * (Int(descriptor[3]) + 1)) }
       }
     }
   }

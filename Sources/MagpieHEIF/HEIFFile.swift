@@ -16,6 +16,10 @@ final class HEIFFile {
     self.primary = primary
   }
 
+  /// Decodes a grid's tiles on up to `threads` threads of libheif's own
+  /// side by side; 0 decodes them one after another on the calling thread.
+  func setTileThreads(_ threads: Int) { heif_context_set_max_decoding_threads(context, Int32(threads)) }
+
   /// Parses `data`'s boxes (no pixels decoded) and runs `body` with the file;
   /// everything is released when `body` returns.
   static func with<R>(_ data: Data, _ body: (HEIFFile) throws(MagpieError) -> R) throws(MagpieError) -> R {

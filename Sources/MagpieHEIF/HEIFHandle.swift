@@ -1,4 +1,5 @@
 import CHEIF
+import CHEIFLoader
 import Foundation
 import Magpie
 
@@ -50,8 +51,10 @@ final class HEIFHandle {
   /// deeper ones through 16-bit little-endian samples rounded to the
   /// nearest 8-bit value here (libheif's own 8-bit conversion shifts,
   /// which truncates). Straight alpha, or premultiplied when the file says
-  /// its colour is (libheif 1.15 does not undo it).
-  func decodeRGBA8() throws(MagpieError) -> PixelBuffer {
+  /// its colour is (libheif 1.15 does not undo it). An HEVC picture
+  /// decoded on this thread uses `pictureThreads` threads (libde265 splits
+  /// its wavefront rows and in-loop filters across them).
+  func decodeRGBA8(pictureThreads: Int = 1) throws(MagpieError) -> PixelBuffer {
     let alpha = hasAlpha
     let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
     let chroma: heif_chroma =
@@ -67,6 +70,8 @@ final class HEIFHandle {
       throw MagpieError(.corruptData, "heic: libheif could not allocate decoding options")
     }
     defer { heif_decoding_options_free(options) }
+    // Read by the HEVC decoders libheif makes on this thread (heif_de265.c).
+    mp_heif_de265_set_threads(pictureThreads > 1 ? Int32(pictureThreads) : 0)
     var image: OpaquePointer?
     try HEIFError.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options), "decode")
     guard let image else { throw MagpieError(.corruptData, "heic: libheif returned no image") }

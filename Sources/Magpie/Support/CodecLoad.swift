@@ -10,9 +10,9 @@ import Synchronization
 /// With every core busy it speeds nothing up and costs a thread wake-up
 /// for each row of macroblocks: eight times as many context switches for a
 /// pipeline of WebP thumbnails.
-final class CodecLoad: Sendable {
+package final class CodecLoad: Sendable {
   /// The process's count, shared by every ``ImageManager``.
-  static let shared = CodecLoad(cores: ProcessInfo.processInfo.activeProcessorCount)
+  package static let shared = CodecLoad(cores: ProcessInfo.processInfo.activeProcessorCount)
 
   private let running = Atomic<Int>(0)
   private let cores: Int
@@ -31,5 +31,13 @@ final class CodecLoad: Sendable {
 
   /// Whether the counted work, the caller's own included when it is
   /// counted, leaves a core free for a helper thread.
-  var hasIdleCore: Bool { running.load(ordering: .relaxed) < cores }
+  package var hasIdleCore: Bool { running.load(ordering: .relaxed) < cores }
+
+  /// The threads a codec able to split one image should use for it now:
+  /// the caller's and one per idle core, at most `limit`, or 1 when no
+  /// core is idle.
+  package func threads(limit: Int) -> Int {
+    let idle = cores - running.load(ordering: .relaxed)
+    return max(1, min(idle + 1, cores, limit))
+  }
 }

@@ -34,6 +34,24 @@ import Testing
     #expect(load.hasIdleCore)
   }
 
+  /// A codec splitting one image (libde265's rows) takes the caller's
+  /// core and every idle one, within the machine and its own limit.
+  @Test func threadsAreTheCallersCoreAndTheIdleOnes() {
+    let load = CodecLoad(cores: 4)
+    #expect(load.threads(limit: 8) == 4)
+    #expect(load.threads(limit: 2) == 2)
+    load.counting {
+      #expect(load.threads(limit: 8) == 4)
+      load.counting {
+        load.counting {
+          #expect(load.threads(limit: 8) == 2)
+          load.counting { #expect(load.threads(limit: 8) == 1) }
+        }
+      }
+    }
+    #expect(CodecLoad(cores: 1).threads(limit: 4) == 1)
+  }
+
   @Test func countingReturnsTheJobsResult() {
     #expect(CodecLoad(cores: 4).counting { 42 } == 42)
   }
