@@ -77,10 +77,12 @@ let optionalCoders: [OptionalCoder] = [
       .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
       .target(
         name: "CHEIFLoader", dependencies: ["CMagpieCodecs"],
-        // libheif's soname, and libde265's for the threaded HEVC plugin.
-        cSettings: [("heif", "MP_HEIF_SONAME"), ("de265", "MP_DE265_SONAME")].compactMap { library, define in
-          soname(library).map { .define(define, to: "\"\($0)\"") }
-        }),
+        // libheif's soname, and libavcodec's and libde265's for the HEVC
+        // plugins.
+        cSettings: [("heif", "MP_HEIF_SONAME"), ("avcodec", "MP_AVCODEC_SONAME"), ("de265", "MP_DE265_SONAME")]
+          .compactMap { library, define in
+            soname(library).map { .define(define, to: "\"\($0)\"") }
+          }),
       .target(name: "MagpieHEIF", dependencies: ["Magpie", "CHEIF", "CHEIFLoader"]),
     ]),
   // JPEG XL through libjxl (Debian libjxl-dev 0.7), decoding on the calling

@@ -1,5 +1,6 @@
-#include "heif_loader.h"
+#include "heif_hevc_threads.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,8 @@
 #include "magpie_lazy.h"
 
 // An HEVC decoder plugin for libheif over libde265 that decodes one picture
-// on several threads. Debian's libheif 1.15 starts libde265 with a single
+// on several threads: Magpie's second choice, where libavcodec (see
+// heif_avcodec.c) cannot be opened. Debian's libheif 1.15 starts libde265 with a single
 // worker, so a photo decodes on one core however many are idle; libde265
 // itself splits a picture's wavefront rows (x265 writes WPP by default) and
 // its deblocking and SAO passes across as many workers as it is given.
@@ -26,13 +28,6 @@
 #ifndef MP_DE265_SONAME
 #define MP_DE265_SONAME "libde265.so.0"
 #endif
-
-// The threads the next decoder made on this thread starts (0: decode on the
-// calling thread alone). Set by the caller just before heif_decode_image,
-// which makes its decoders on the calling thread.
-static _Thread_local int mp_de265_threads;
-
-void mp_heif_de265_set_threads(int threads) { mp_de265_threads = threads < 0 ? 0 : threads; }
 
 #ifdef MP_HAVE_DE265
 
@@ -82,6 +77,18 @@ static int mp_de265_resolve(void) {
   return 1;
 }
 
+static int mp_de265_state;  // 1 ready, -1 missing
+static pthread_once_t mp_de265_once = PTHREAD_ONCE_INIT;
+
+static void mp_de265_resolve_once(void) { mp_de265_state = mp_de265_resolve() ? 1 : -1; }
+
+// Opens libde265 the first time a decode asks (not at registration: a
+// process that only reads HEIC sizes never maps it through this).
+int mp_heif_de265_ready(void) {
+  pthread_once(&mp_de265_once, mp_de265_resolve_once);
+  return mp_de265_state == 1;
+}
+
 typedef struct {
   de265_decoder_context *context;
   int strict;
@@ -101,8 +108,10 @@ static void mp_de265_init_plugin(void) {}
 static void mp_de265_deinit_plugin(void) {}
 
 static int mp_de265_supports(enum heif_compression_format format) {
-  // Above libheif's own libde265 plugin (100); only for HEVC.
-  return format == heif_compression_HEVC ? 120 : 0;
+  // Above libheif's own libde265 plugin (100), below libavcodec's (130).
+  return format == heif_compression_HEVC && mp_heif_hevc_backend_allows(mp_heif_hevc_de265) && mp_heif_de265_ready()
+             ? 120
+             : 0;
 }
 
 static struct heif_error mp_de265_new(void **out) {
@@ -113,7 +122,9 @@ static struct heif_error mp_de265_new(void **out) {
     free(decoder);
     return mp_de265_error(heif_error_Memory_allocation_error, "libde265 could not make a decoder");
   }
-  if (mp_de265_threads > 0) mp_de265.start_worker_threads(decoder->context, mp_de265_threads);
+  int threads = mp_heif_hevc_threads();
+  if (threads > 1) mp_de265.start_worker_threads(decoder->context, threads);
+  mp_heif_hevc_record(mp_heif_hevc_de265);
   *out = decoder;
   return mp_de265_ok;
 }
@@ -234,12 +245,13 @@ static const struct heif_decoder_plugin mp_de265_plugin = {
 };
 
 int mp_heif_register_de265_plugin(void) {
-  if (!mp_de265_resolve()) return 0;
   return heif_register_decoder_plugin(&mp_de265_plugin).code == heif_error_Ok;
 }
 
 #else
 
 int mp_heif_register_de265_plugin(void) { return 0; }
+
+int mp_heif_de265_ready(void) { return 0; }
 
 #endif

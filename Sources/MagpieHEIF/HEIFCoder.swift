@@ -31,15 +31,19 @@ import Magpie
 /// `iloc` declares item data past the end of the file
 /// (``HEIFItemLocations``), is refused before libheif sees it.
 ///
-/// A photo-sized picture decodes on the caller's core and each idle one
-/// (Magpie's libde265 plugin, `heif_de265.c`, or libheif's threads for a
-/// grid's tiles), to the same pixels as on one.
+/// HEVC pictures decode through ``hevcDecoder`` (FFmpeg's libavcodec where
+/// it is installed, else libde265), a photo-sized one on the caller's core
+/// and each idle one (a grid's tiles on libheif's threads), to the same
+/// pixels as libheif's own plugin gives on one.
 ///
 /// Encoding writes the first frame as HEIC through libheif's x265 plugin;
 /// see ``HEIFEncoder``.
 public struct HEIFCoder: ImageCoder {
-  /// Creates the coder.
-  public init() {}
+  /// The HEVC decoder for the pictures (the fastest one here unless set).
+  public var hevcDecoder: HEVCDecoder
+
+  /// Creates the coder, decoding HEVC with `hevcDecoder`.
+  public init(hevcDecoder: HEVCDecoder = .fastest) { self.hevcDecoder = hevcDecoder }
 
   /// True for HEIC/HEIF data.
   public func canDecode(_ data: Data, format: ImageFormat) -> Bool { format == .heic }
@@ -64,7 +68,7 @@ public struct HEIFCoder: ImageCoder {
       let threads = source.size.pixelCount >= 256 * 256 ? CodecLoad.shared.threads(limit: 4) : 1
       let tiled = derived.mostGridTiles > 1
       file.setTileThreads(tiled && threads > 1 ? threads : 0)
-      var pixels = try source.decodeRGBA8(pictureThreads: tiled ? 1 : threads)
+      var pixels = try source.decodeRGBA8(pictureThreads: tiled ? 1 : threads, decoder: hevcDecoder)
       let factor = options.shrinkDenominator(for: pixels.size, orientation: .up, choices: Array(2...64))
       if factor > 1 { pixels = Resampler.boxReduce(pixels, factorX: factor, factorY: factor) }
       return (pixels, file.primary.iccProfile())

@@ -52,9 +52,9 @@ final class HEIFHandle {
   /// nearest 8-bit value here (libheif's own 8-bit conversion shifts,
   /// which truncates). Straight alpha, or premultiplied when the file says
   /// its colour is (libheif 1.15 does not undo it). An HEVC picture
-  /// decoded on this thread uses `pictureThreads` threads (libde265 splits
-  /// its wavefront rows and in-loop filters across them).
-  func decodeRGBA8(pictureThreads: Int = 1) throws(MagpieError) -> PixelBuffer {
+  /// decoded on this thread uses `decoder` (or the next there is) on
+  /// `pictureThreads` threads.
+  func decodeRGBA8(pictureThreads: Int = 1, decoder: HEVCDecoder = .fastest) throws(MagpieError) -> PixelBuffer {
     let alpha = hasAlpha
     let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
     let chroma: heif_chroma =
@@ -70,8 +70,14 @@ final class HEIFHandle {
       throw MagpieError(.corruptData, "heic: libheif could not allocate decoding options")
     }
     defer { heif_decoding_options_free(options) }
-    // Read by the HEVC decoders libheif makes on this thread (heif_de265.c).
-    mp_heif_de265_set_threads(pictureThreads > 1 ? Int32(pictureThreads) : 0)
+    // Read by the HEVC decoders libheif makes on this thread (heif_avcodec.c,
+    // heif_de265.c); the thread's defaults again afterwards.
+    mp_heif_hevc_set_threads(pictureThreads > 1 ? Int32(pictureThreads) : 0)
+    mp_heif_hevc_set_backend(decoder.backend)
+    defer {
+      mp_heif_hevc_set_threads(0)
+      mp_heif_hevc_set_backend(mp_heif_hevc_any)
+    }
     var image: OpaquePointer?
     try HEIFError.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options), "decode")
     guard let image else { throw MagpieError(.corruptData, "heic: libheif returned no image") }

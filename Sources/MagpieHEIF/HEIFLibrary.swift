@@ -10,14 +10,14 @@ enum HEIFLibrary {
   /// undone: the plugins stay registered for the life of the process).
   static var isInitialized: Bool { setUp.initialized }
 
-  /// Whether Magpie's HEVC plugin (`heif_de265.c`: libde265 on worker
-  /// threads) decodes in place of libheif's own, which Debian's 1.15
-  /// starts with one thread. False where libde265 or its header is
-  /// missing: libheif's plugin then decodes, on one core.
-  static var decodesHEVCOnThreads: Bool { setUp.threaded }
+  /// Whether Magpie's HEVC plugins (``HEVCDecoder``) were registered
+  /// with libheif, above its own; their libraries open on first use.
+  static var registeredHEVCPlugins: Bool { setUp.plugins }
 
-  private static let setUp: (initialized: Bool, threaded: Bool) = {
+  private static let setUp: (initialized: Bool, plugins: Bool) = {
     guard heif_init(nil).code == heif_error_Ok else { return (false, false) }
-    return (true, mp_heif_register_de265_plugin() != 0)
+    let avcodec = mp_heif_register_avcodec_plugin() != 0
+    let de265 = mp_heif_register_de265_plugin() != 0
+    return (true, avcodec && de265)
   }()
 }

@@ -60,6 +60,21 @@ import Testing
     }
   #endif
 
+  #if canImport(MagpieHEIF)
+    /// FFmpeg, which HEIC pictures decode with (`heif_avcodec.c`), is
+    /// opened by the first decode, not by reading a file's size: with the
+    /// libraries Debian's build links it costs a process about 14 MB.
+    @Test func aHEICDecodeOpensFFmpegAndReadingItsSizeDoesNot() throws {
+      let path = TestPaths.fixtures.appendingPathComponent("heif/8bit.heic").path
+      let info = try Self.openedLibraries(["info", path])
+      #expect(Self.opens(info, "libheif.so"))
+      #expect(!Self.opens(info, "libavcodec.so"))
+      let folder = try TemporaryDirectory()
+      let decode = try Self.openedLibraries(["decode", path, "--out", folder.url.path])
+      #expect(Self.opens(decode, "libavcodec.so"))
+    }
+  #endif
+
   /// A loader over `names`, its lock initialised as PTHREAD_MUTEX_INITIALIZER would.
   static func withLibrary<R>(_ names: [String], _ body: (UnsafeMutablePointer<mp_lazy_library>) -> R) -> R {
     let strings = names.map { strdup($0) }
