@@ -13,13 +13,9 @@ final class PDFDocument {
     var message = ""
     var encrypted: Int32 = 0
     let opened: UnsafeMutableRawPointer? = data.withUnsafeBytes { bytes in
-      withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { error in
-        error[0] = 0
-        let handle = mp_pdf_open(
-          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &encrypted, error.baseAddress,
-          error.count)
-        message = String(cString: error.baseAddress!)
-        return handle
+      withCErrorMessage(&message) { error, capacity in
+        mp_pdf_open(
+          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &encrypted, error, capacity)
       }
     }
     guard let opened else {
@@ -58,13 +54,10 @@ final class PDFDocument {
     var message = ""
     return try PixelBuffer(uninitializedWidth: canvas.size.width, height: canvas.size.height, alpha: .straight) {
       (raw: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-      let result = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { error in
-        error[0] = 0
-        let result = mp_pdf_render(
+      let result = withCErrorMessage(&message) { error, capacity in
+        mp_pdf_render(
           handle, Int32(index), Int32(canvas.size.width), Int32(canvas.size.height), canvas.scaleX, canvas.scaleY,
-          raw.baseAddress!.assumingMemoryBound(to: UInt8.self), error.baseAddress, error.count)
-        message = String(cString: error.baseAddress!)
-        return result
+          raw.baseAddress!.assumingMemoryBound(to: UInt8.self), error, capacity)
       }
       guard result >= 0 else { throw MagpieError(.corruptData, "pdf page \(index + 1) could not be drawn: \(message)") }
       return result == 1

@@ -16,12 +16,9 @@ final class SVGDocument {
   init(_ data: Data) throws(MagpieError) {
     var message = ""
     let opened: UnsafeMutableRawPointer? = data.withUnsafeBytes { bytes in
-      withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { error in
-        error[0] = 0
-        let handle = mp_svg_load(
-          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, error.baseAddress, error.count)
-        message = String(cString: error.baseAddress!)
-        return handle
+      withCErrorMessage(&message) { error, capacity in
+        mp_svg_load(
+          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, error, capacity)
       }
     }
     guard let opened else { throw Self.error(message, while: "reading") }
@@ -53,13 +50,10 @@ final class SVGDocument {
     var message = ""
     return try PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .straight) {
       (raw: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-      let result = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { error in
-        error[0] = 0
-        let result = mp_svg_render(
+      let result = withCErrorMessage(&message) { error, capacity in
+        mp_svg_render(
           handle, Int32(size.width), Int32(size.height), intrinsic.width, intrinsic.height, scale.x, scale.y,
-          raw.baseAddress!.assumingMemoryBound(to: UInt8.self), error.baseAddress, error.count)
-        message = String(cString: error.baseAddress!)
-        return result
+          raw.baseAddress!.assumingMemoryBound(to: UInt8.self), error, capacity)
       }
       guard result >= 0 else { throw Self.error(message, while: "rendering") }
       return result == 1

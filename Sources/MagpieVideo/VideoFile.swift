@@ -13,16 +13,11 @@ final class VideoFile {
   init(_ data: Data, limit: Duration?) throws(MagpieError) {
     var info = mp_video_info()
     var message = ""
-    let milliseconds =
-      limit.map { max(1, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0
+    let milliseconds = limit.map { Int64(max(1, $0.wholeMilliseconds)) } ?? 0
     let opened: UnsafeMutableRawPointer? = data.withUnsafeBytes { bytes in
-      withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { error in
-        error[0] = 0
-        let handle = mp_video_open(
-          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, milliseconds, &info, error.baseAddress,
-          error.count)
-        message = String(cString: error.baseAddress!)
-        return handle
+      withCErrorMessage(&message) { error, capacity in
+        mp_video_open(
+          bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, milliseconds, &info, error, capacity)
       }
     }
     guard let opened else {
@@ -65,13 +60,10 @@ final class VideoFile {
     var message = ""
     return try PixelBuffer(uninitializedWidth: size.width, height: size.height, alpha: .straight) {
       (raw: UnsafeMutableRawBufferPointer) throws(MagpieError) -> Bool in
-      let result = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { error in
-        error[0] = 0
-        let result = mp_video_frame(
+      let result = withCErrorMessage(&message) { error, capacity in
+        mp_video_frame(
           handle, time, Int64(maxPixels), Int32(size.width), Int32(size.height),
-          raw.baseAddress!.assumingMemoryBound(to: UInt8.self), error.baseAddress, error.count)
-        message = String(cString: error.baseAddress!)
-        return result
+          raw.baseAddress!.assumingMemoryBound(to: UInt8.self), error, capacity)
       }
       if result == -2 { throw MagpieError(.limitExceeded, "video: \(message)") }
       guard result == 0 else { throw MagpieError(.corruptData, "video frame could not be decoded: \(message)") }
