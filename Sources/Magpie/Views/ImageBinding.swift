@@ -15,33 +15,36 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
   public static var defaultKey: String { String(describing: Target.self) }
 
   /// Loads `url` into the target (see
-  /// ``setImage(with:placeholder:options:displayOptions:manager:operationKey:progress:completion:)-(ImageRequest?,_,_,_,_,_,_,_)``);
+  /// ``setImage(with:placeholder:failureImage:displayOptions:manager:operationKey:progress:completion:)-(ImageRequest?,_,_,_,_,_,_,_)``);
   /// a `nil` URL shows the placeholder and fails with
   /// ``MagpieError/Code/invalidArgument``.
   @discardableResult
   public func setImage(
-    with url: URL?, placeholder: Image? = nil, options: ImageLoadingOptions = [],
+    with url: URL?, placeholder: Image? = nil, failureImage: Image? = nil, options: ImageLoadingOptions = [],
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil,
     progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
     completion: @escaping @MainActor (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask? {
     setImage(
       with: url.map { ImageRequest(url: $0, options: options) }, placeholder: placeholder,
-      displayOptions: displayOptions, manager: manager, operationKey: operationKey, progress: progress,
+      failureImage: failureImage, displayOptions: displayOptions, manager: manager, operationKey: operationKey,
+      progress: progress,
       completion: completion)
   }
 
   /// Loads the image a data provider gives into the target.
   @discardableResult
   public func setImage(
-    with provider: any ImageDataProvider, placeholder: Image? = nil, options: ImageLoadingOptions = [],
+    with provider: any ImageDataProvider, placeholder: Image? = nil, failureImage: Image? = nil,
+    options: ImageLoadingOptions = [],
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil,
     progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
     completion: @escaping @MainActor (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask? {
     setImage(
       with: ImageRequest(provider: provider, options: options), placeholder: placeholder,
-      displayOptions: displayOptions, manager: manager, operationKey: operationKey, progress: progress,
+      failureImage: failureImage, displayOptions: displayOptions, manager: manager, operationKey: operationKey,
+      progress: progress,
       completion: completion)
   }
 
@@ -50,41 +53,48 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
   /// with ``ImageDisplayOptions/delayPlaceholder``), runs the spinner, and
   /// shows the image (through the target's transition unless it came from
   /// memory) and plays it if it is animated and the target has a clock.
+  /// A failure shows `failureImage` (else ``failureImage`` of the binding)
+  /// through the transition, and ``retryFailedLoad(forKey:)`` makes the
+  /// same call again.
   /// `completion` gets the result, or ``MagpieError/Code/cancelled`` when
   /// another load replaced this one first.
   @discardableResult
   public func setImage(
-    with request: ImageRequest?, placeholder: Image? = nil, displayOptions: ImageDisplayOptions = [],
+    with request: ImageRequest?, placeholder: Image? = nil, failureImage: Image? = nil,
+    displayOptions: ImageDisplayOptions = [],
     manager: ImageManager = .shared, operationKey: String? = nil,
     progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
     completion: @escaping @MainActor (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask? {
     binder(forKey: operationKey).load(
-      request, url: request?.url, placeholder: placeholder, options: displayOptions, manager: manager,
-      progress: progress, completion: completion)
+      request, url: request?.url, placeholder: placeholder,
+      failureImage: failureImage ?? target.imageBindingState.failureImage, options: displayOptions,
+      manager: manager, progress: progress, completion: completion)
   }
 
-  /// ``setImage(with:placeholder:options:displayOptions:manager:operationKey:progress:completion:)-(URL?,_,_,_,_,_,_,_)``
+  /// ``setImage(with:placeholder:failureImage:options:displayOptions:manager:operationKey:progress:completion:)-(URL?,_,_,_,_,_,_,_,_)``
   /// without a completion.
   @discardableResult
   public func setImage(
-    with url: URL?, placeholder: Image? = nil, options: ImageLoadingOptions = [],
+    with url: URL?, placeholder: Image? = nil, failureImage: Image? = nil, options: ImageLoadingOptions = [],
     displayOptions: ImageDisplayOptions = [], manager: ImageManager = .shared, operationKey: String? = nil
   ) -> ImageTask? {
     setImage(
-      with: url, placeholder: placeholder, options: options, displayOptions: displayOptions, manager: manager,
-      operationKey: operationKey, progress: nil, completion: { _ in })
+      with: url, placeholder: placeholder, failureImage: failureImage, options: options,
+      displayOptions: displayOptions, manager: manager, operationKey: operationKey, progress: nil,
+      completion: { _ in })
   }
 
   /// The request form without a completion.
   @discardableResult
   public func setImage(
-    with request: ImageRequest?, placeholder: Image? = nil, displayOptions: ImageDisplayOptions = [],
+    with request: ImageRequest?, placeholder: Image? = nil, failureImage: Image? = nil,
+    displayOptions: ImageDisplayOptions = [],
     manager: ImageManager = .shared, operationKey: String? = nil
   ) -> ImageTask? {
     setImage(
-      with: request, placeholder: placeholder, displayOptions: displayOptions, manager: manager,
-      operationKey: operationKey, progress: nil, completion: { _ in })
+      with: request, placeholder: placeholder, failureImage: failureImage, displayOptions: displayOptions,
+      manager: manager, operationKey: operationKey, progress: nil, completion: { _ in })
   }
 
   /// Cancels the load under `operationKey` (the default key when `nil`);
@@ -93,9 +103,36 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
     binder(forKey: operationKey).cancel()
   }
 
-  /// The URL last given to ``setImage(with:placeholder:options:displayOptions:manager:operationKey:progress:completion:)-(URL?,_,_,_,_,_,_,_)``
+  /// The URL last given to ``setImage(with:placeholder:failureImage:options:displayOptions:manager:operationKey:progress:completion:)-(URL?,_,_,_,_,_,_,_,_)``
   /// under the default key.
   public var currentImageURL: URL? { target.imageBindingState.url(forKey: Self.defaultKey) }
+
+  /// Makes the failed `setImage` call under `operationKey` (the default key
+  /// when `nil`) again, with its placeholder, failure image, options,
+  /// progress and completion, with ``ImageLoadingOptions/retryFailed`` (the
+  /// manager would otherwise fail a source that failed at once): what a
+  /// tap on a failure image does. Whether
+  /// the last load under the key had failed (a later load or a cancel
+  /// forgets the failure).
+  @discardableResult
+  public func retryFailedLoad(forKey operationKey: String? = nil) -> Bool {
+    let key = operationKey ?? Self.defaultKey
+    guard var failed = target.imageBindingState.failedLoad(forKey: key) else { return false }
+    // The manager remembers failed sources and fails them at once; a retry
+    // asked for is tried again.
+    failed.request?.options.insert(.retryFailed)
+    binder(forKey: key).load(failed)
+    return true
+  }
+
+  /// Whether the last load under the default key failed.
+  public var hasFailedLoad: Bool { target.imageBindingState.hasFailedLoad(forKey: Self.defaultKey) }
+
+  /// The image a failed load shows when its call names none.
+  public var failureImage: Image? {
+    get { target.imageBindingState.failureImage }
+    nonmutating set { target.imageBindingState.failureImage = newValue }
+  }
 
   /// The transition a loaded image from the disk or the network comes in with.
   public var transition: ImageTransition {

@@ -15,10 +15,16 @@ public final class ImageBindingState {
   private var tasks: [String: WeakTask] = [:]
   private var players: [String: (player: AnimationPlayer, forwarder: FrameForwarder)] = [:]
   private var visible = true
+  private var failedLoads: [String: ImageLoadBinder.Load] = [:]
 
   /// How a loaded image replaces the shown one when it came from the disk
   /// or the network (default: at once).
   public var transition: ImageTransition = .none
+
+  /// The image a failed load shows when its `setImage` names none
+  /// (Kingfisher's `onFailureImage`, Nuke's `failure`); `nil` leaves the
+  /// placeholder (or what was shown) in place.
+  public var failureImage: Image?
 
   /// Empty: nothing loading, nothing shown.
   public init() {}
@@ -52,11 +58,22 @@ public final class ImageBindingState {
     }
   }
 
+  /// Whether the last load under `key` failed (and was not followed by
+  /// another load or a cancel): what a retry would load again.
+  public func hasFailedLoad(forKey key: String) -> Bool { failedLoads[key] != nil }
+
   /// Starts a new load of `url` under `key` (cancel the one before first);
-  /// its token.
+  /// its token. A failure kept for a retry is dropped.
   func begin(url: URL?, forKey key: String) -> ImageLoadSlot.Token {
-    slots[key, default: ImageLoadSlot()].begin(url: url)
+    failedLoads[key] = nil
+    return slots[key, default: ImageLoadSlot()].begin(url: url)
   }
+
+  /// Keeps the `setImage` call that failed under `key`, for a retry.
+  func keepFailedLoad(_ load: ImageLoadBinder.Load, forKey key: String) { failedLoads[key] = load }
+
+  /// The `setImage` call that failed last under `key`, if the last load did.
+  func failedLoad(forKey key: String) -> ImageLoadBinder.Load? { failedLoads[key] }
 
   /// Whether `token` names the load running under `key`.
   func isCurrent(_ token: ImageLoadSlot.Token, forKey key: String) -> Bool {
@@ -77,6 +94,7 @@ public final class ImageBindingState {
   /// a load was running.
   @discardableResult
   func cancel(forKey key: String) -> Bool {
+    failedLoads[key] = nil
     stopPlaying(forKey: key)
     tasks.removeValue(forKey: key)?.task?.cancel()
     return slots[key]?.cancel() ?? false
