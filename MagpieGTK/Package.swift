@@ -29,6 +29,11 @@ let package = Package(
     .executableTarget(
       name: "MagpieGallery",
       dependencies: ["MagpieGTK", "CGTK4", .product(name: "Magpie", package: "Magpie")]),
+    // The example app the READMEs show, built and run by the tests.
+    .executableTarget(
+      name: "magpie-gtk-example",
+      dependencies: ["MagpieGTK", .product(name: "Magpie", package: "Magpie")],
+      path: "Examples/PhotoGrid"),
     // The child process the tests drive: GTK needs the main thread, which
     // the test runner keeps for itself.
     .executableTarget(

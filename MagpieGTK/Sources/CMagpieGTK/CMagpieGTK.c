@@ -26,6 +26,15 @@ gulong magpie_signal_connect_flags(gpointer instance, const char *signal, Magpie
   return g_signal_connect_data(instance, signal, G_CALLBACK(callback), data, destroy, 0);
 }
 
+gulong magpie_signal_connect_click(gpointer instance, const char *signal, MagpieSignalCallbackClick callback,
+                                   gpointer data, GClosureNotify destroy) {
+  return g_signal_connect_data(instance, signal, G_CALLBACK(callback), data, destroy, 0);
+}
+
+void magpie_gesture_click_emit_released(gpointer gesture, double x, double y) {
+  g_signal_emit_by_name(gesture, "released", 1, x, y);
+}
+
 static guint dispatch_source_id = 0;
 
 static gboolean dispatch_source_dispatch(GSource *source, GSourceFunc callback, gpointer data) {

@@ -5,7 +5,8 @@ import Magpie
 /// A `GtkPicture` Magpie loads into: `picture.magpie.setImage(with: url)`.
 /// Animated images play on the widget's frame clock and pause while it is
 /// unmapped; a `.fade` transition fades the picture in; a highlighted image
-/// shows instead of the image while ``isHighlighted`` is set.
+/// shows instead of the image while ``isHighlighted`` is set; a click while
+/// its last load has failed loads it again.
 @MainActor
 public final class PictureView: HighlightableImageTarget {
   /// Where the binding keeps this view's loads.
@@ -28,6 +29,12 @@ public final class PictureView: HighlightableImageTarget {
   public private(set) var animationFramesShown = 0
   /// Whether a fade transition is running.
   public var isTransitioning: Bool { fader.isFading }
+  /// Whether a click on the view while its last load has failed (its
+  /// failure image showing) loads it again, as
+  /// ``Magpie/ImageBinding/retryFailedLoad(forKey:)`` does; on by default.
+  public var retriesFailedLoadOnClick = true
+  /// The click gesture the view listens to (the widget owns it).
+  public let clickGesture: OpaquePointer
 
   /// A new `GtkPicture`, scaled to cover its allocation.
   public init() {
@@ -36,9 +43,17 @@ public final class PictureView: HighlightableImageTarget {
     gtk_picture_set_content_fit(OpaquePointer(widget), GTK_CONTENT_FIT_COVER)
     frameClock = WidgetFrameClock(widget: widget)
     fader = FadeAnimator(widget: widget)
+    clickGesture = gtk_gesture_click_new()
+    gtk_widget_add_controller(widget, clickGesture)
     VisibilityTracker.track(UnsafeMutableRawPointer(widget)) { [weak self] visible in
       self?.magpie.isVisible = visible
     }
+    SignalHandler.connect(
+      UnsafeMutableRawPointer(clickGesture), "released",
+      click: { [weak self] _ in
+        guard let self, self.retriesFailedLoadOnClick else { return }
+        self.magpie.retryFailedLoad()
+      })
   }
 
   isolated deinit {

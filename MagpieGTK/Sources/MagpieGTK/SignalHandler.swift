@@ -44,6 +44,18 @@ public final class SignalHandler {
       instance, signal, { _, flags, data in SignalHandler.fire(data, nil, flags) }, data, release)
   }
 
+  /// Connects `action` to a click gesture's "released" or "pressed",
+  /// which pass the press count and a position (the count is handed on).
+  @discardableResult
+  public static func connect(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, click action: @escaping (Int) -> Void
+  ) -> UInt {
+    let data = Unmanaged.passRetained(SignalHandler { _, presses in action(Int(presses)) }).toOpaque()
+    return magpie_signal_connect_click(
+      instance, signal, { _, presses, _, _, data in SignalHandler.fire(data, nil, UInt32(clamping: presses)) }, data,
+      release)
+  }
+
   /// GTK emits signals on the main thread, which is the main actor's.
   private nonisolated static func fire(
     _ data: UnsafeMutableRawPointer?, _ object: UnsafeMutableRawPointer?, _ flags: UInt32

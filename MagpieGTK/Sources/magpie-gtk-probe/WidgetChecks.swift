@@ -17,6 +17,7 @@ enum WidgetChecks {
     case "spinner-runs-while-loading": spinnerRunsWhileLoading
     case "button-follows-state-flags": ButtonCheck.run
     case "snapshot-shows-image": snapshotShowsImage
+    case "picture-retries-on-click": RetryOnClickCheck.run
     default: nil
     }
   }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct WidgetTests {
   static let checks = [
     "texture-formats", "picture-loads", "picture-animates-and-pauses", "fade-transition", "image-widget-loads",
-    "spinner-runs-while-loading", "button-follows-state-flags", "snapshot-shows-image",
+    "spinner-runs-while-loading", "button-follows-state-flags", "snapshot-shows-image", "picture-retries-on-click",
   ]
 
   @Test(arguments: checks)

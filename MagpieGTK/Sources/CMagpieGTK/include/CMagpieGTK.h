@@ -13,6 +13,10 @@ typedef void (*MagpieSignalCallbackObject)(gpointer instance, gpointer object, g
 /// "state-flags-changed".
 typedef void (*MagpieSignalCallbackFlags)(gpointer instance, guint flags, gpointer data);
 
+/// A signal handler taking the instance, a press count and a position:
+/// GtkGestureClick's "pressed" and "released".
+typedef void (*MagpieSignalCallbackClick)(gpointer instance, gint presses, gdouble x, gdouble y, gpointer data);
+
 /// g_signal_connect_data with a typed callback; `destroy` runs when the
 /// handler is disconnected or the instance finalized.
 gulong magpie_signal_connect0(gpointer instance, const char *signal, MagpieSignalCallback0 callback,
@@ -21,6 +25,12 @@ gulong magpie_signal_connect_object(gpointer instance, const char *signal, Magpi
                                     gpointer data, GClosureNotify destroy);
 gulong magpie_signal_connect_flags(gpointer instance, const char *signal, MagpieSignalCallbackFlags callback,
                                    gpointer data, GClosureNotify destroy);
+gulong magpie_signal_connect_click(gpointer instance, const char *signal, MagpieSignalCallbackClick callback,
+                                   gpointer data, GClosureNotify destroy);
+
+/// Emits `gesture`'s "released" as a single click at (x, y) does: what a
+/// test without a pointer device can do.
+void magpie_gesture_click_emit_released(gpointer gesture, double x, double y);
 
 /// Adds to the default GLib main context the one source that drains the
 /// main dispatch queue (the Swift main actor's executor) whenever
