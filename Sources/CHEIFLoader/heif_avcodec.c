@@ -7,7 +7,7 @@
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
 
-#include "heif_hevc_threads.h"
+#include "heif_hevc_shared.h"
 #include "magpie_lazy.h"
 
 // An HEVC decoder plugin for libheif over FFmpeg's libavcodec. Its HEVC
@@ -83,13 +83,6 @@ typedef struct {
   int threads;
 } mp_avcodec_decoder;
 
-static struct heif_error mp_avcodec_error(enum heif_error_code code, const char *message) {
-  struct heif_error error = {code, heif_suberror_Unspecified, message};
-  return error;
-}
-
-static const struct heif_error mp_avcodec_ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
-
 static const char *mp_avcodec_name(void) { return "Magpie libavcodec HEVC"; }
 
 static void mp_avcodec_nothing(void) {}
@@ -118,11 +111,11 @@ static int mp_avcodec_supports(enum heif_compression_format format) {
 
 static struct heif_error mp_avcodec_new(void **out) {
   mp_avcodec_decoder *decoder = calloc(1, sizeof *decoder);
-  if (decoder == NULL) return mp_avcodec_error(heif_error_Memory_allocation_error, "no memory for a decoder");
+  if (decoder == NULL) return mp_heif_hevc_error(heif_error_Memory_allocation_error, "no memory for a decoder");
   decoder->threads = mp_heif_hevc_threads();
   mp_heif_hevc_record(mp_heif_hevc_avcodec);
   *out = decoder;
-  return mp_avcodec_ok;
+  return mp_heif_hevc_ok;
 }
 
 static void mp_avcodec_free(void *opaque) {
@@ -137,32 +130,32 @@ static void mp_avcodec_free(void *opaque) {
 static struct heif_error mp_avcodec_push(void *opaque, const void *data, size_t size) {
   mp_avcodec_decoder *decoder = opaque;
   if (size > SIZE_MAX / 2 - decoder->count - AV_INPUT_BUFFER_PADDING_SIZE) {
-    return mp_avcodec_error(heif_error_Memory_allocation_error, "HEVC data too large");
+    return mp_heif_hevc_error(heif_error_Memory_allocation_error, "HEVC data too large");
   }
   size_t needed = decoder->count + size + AV_INPUT_BUFFER_PADDING_SIZE;
   if (needed > decoder->capacity) {
     size_t capacity = needed > decoder->capacity * 2 ? needed : decoder->capacity * 2;
     uint8_t *grown = realloc(decoder->bytes, capacity);
-    if (grown == NULL) return mp_avcodec_error(heif_error_Memory_allocation_error, "no memory for HEVC data");
+    if (grown == NULL) return mp_heif_hevc_error(heif_error_Memory_allocation_error, "no memory for HEVC data");
     decoder->bytes = grown;
     decoder->capacity = capacity;
   }
-  const uint8_t *from = data;
   uint8_t *to = decoder->bytes + decoder->count;
+  const uint8_t *nal = NULL;
+  uint32_t length = 0;
+  const char *why = NULL;
   size_t at = 0;
-  while (at < size) {
-    if (size - at < 4) return mp_avcodec_error(heif_error_Decoder_plugin_error, "NAL length cut short");
-    uint32_t length = (uint32_t)from[at] << 24 | (uint32_t)from[at + 1] << 16 | (uint32_t)from[at + 2] << 8 |
-                      (uint32_t)from[at + 3];
-    if (length > size - at - 4) return mp_avcodec_error(heif_error_Decoder_plugin_error, "NAL unit runs past the data");
+  int found;
+  while ((found = mp_heif_hevc_next_nal(data, size, &at, &nal, &length, &why)) > 0) {
     static const uint8_t start[4] = {0, 0, 0, 1};
-    memcpy(to + at, start, 4);
-    memcpy(to + at + 4, from + at + 4, length);
-    at += 4 + (size_t)length;
+    memcpy(to, start, 4);
+    memcpy(to + 4, nal, length);
+    to += 4 + (size_t)length;
   }
+  if (found < 0) return mp_heif_hevc_error(heif_error_Decoder_plugin_error, why);
   decoder->count += size;
   memset(decoder->bytes + decoder->count, 0, AV_INPUT_BUFFER_PADDING_SIZE);
-  return mp_avcodec_ok;
+  return mp_heif_hevc_ok;
 }
 
 // Copies a decoded frame into a heif_image of the same chroma layout.
@@ -175,7 +168,7 @@ static struct heif_error mp_avcodec_copy(const AVFrame *frame, struct heif_image
       (format->flags & AV_PIX_FMT_FLAG_BE) ||
       (format->flags & AV_PIX_FMT_FLAG_ALPHA) || (format->nb_components != 1 && format->nb_components != 3) ||
       format->comp[0].depth > 16) {
-    return mp_avcodec_error(heif_error_Unsupported_feature, "libavcodec gave a pixel format libheif cannot take");
+    return mp_heif_hevc_error(heif_error_Unsupported_feature, "libavcodec gave a pixel format libheif cannot take");
   }
   int planes = format->nb_components;
   int cw = format->log2_chroma_w, ch = format->log2_chroma_h;
@@ -185,7 +178,7 @@ static struct heif_error mp_avcodec_copy(const AVFrame *frame, struct heif_image
                             : cw == 0 && ch == 0   ? heif_chroma_444
                                                    : heif_chroma_undefined;
   if (chroma == heif_chroma_undefined) {
-    return mp_avcodec_error(heif_error_Unsupported_feature, "libavcodec gave a chroma layout libheif cannot take");
+    return mp_heif_hevc_error(heif_error_Unsupported_feature, "libavcodec gave a chroma layout libheif cannot take");
   }
   enum heif_colorspace space = planes == 1 ? heif_colorspace_monochrome : heif_colorspace_YCbCr;
   struct heif_image *image = NULL;
@@ -209,26 +202,26 @@ static struct heif_error mp_avcodec_copy(const AVFrame *frame, struct heif_image
     }
   }
   *out = image;
-  return mp_avcodec_ok;
+  return mp_heif_hevc_ok;
 }
 
 static struct heif_error mp_avcodec_decode_image(void *opaque, struct heif_image **out) {
   mp_avcodec_decoder *decoder = opaque;
-  if (decoder->count == 0) return mp_avcodec_error(heif_error_Decoder_plugin_error, "no HEVC data");
-  if (decoder->count > INT32_MAX) return mp_avcodec_error(heif_error_Memory_allocation_error, "HEVC data too large");
+  if (decoder->count == 0) return mp_heif_hevc_error(heif_error_Decoder_plugin_error, "no HEVC data");
+  if (decoder->count > INT32_MAX) return mp_heif_hevc_error(heif_error_Memory_allocation_error, "HEVC data too large");
   const AVCodec *codec = api.avcodec_find_decoder(AV_CODEC_ID_HEVC);
   AVCodecContext *context = codec ? api.avcodec_alloc_context3(codec) : NULL;
   AVPacket *packet = api.av_packet_alloc();
   AVFrame *frame = api.av_frame_alloc();
-  struct heif_error result = mp_avcodec_error(heif_error_Memory_allocation_error, "libavcodec could not allocate");
+  struct heif_error result = mp_heif_hevc_error(heif_error_Memory_allocation_error, "libavcodec could not allocate");
   if (context == NULL || packet == NULL || frame == NULL) goto done;
   context->thread_count = decoder->threads > 1 ? decoder->threads : 1;
   context->thread_type = FF_THREAD_SLICE;
-  result = mp_avcodec_error(heif_error_Decoder_plugin_error, "libavcodec could not open its HEVC decoder");
+  result = mp_heif_hevc_error(heif_error_Decoder_plugin_error, "libavcodec could not open its HEVC decoder");
   if (api.avcodec_open2(context, codec, NULL) < 0) goto done;
   packet->data = decoder->bytes;
   packet->size = (int)decoder->count;
-  result = mp_avcodec_error(heif_error_Decoder_plugin_error, "libavcodec could not decode the HEVC picture");
+  result = mp_heif_hevc_error(heif_error_Decoder_plugin_error, "libavcodec could not decode the HEVC picture");
   if (api.avcodec_send_packet(context, packet) < 0) goto done;
   api.avcodec_send_packet(context, NULL);
   if (api.avcodec_receive_frame(context, frame) < 0) goto done;

@@ -1,4 +1,4 @@
-#include "heif_hevc_threads.h"
+#include "heif_hevc_shared.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -94,13 +94,6 @@ typedef struct {
   int strict;
 } mp_de265_decoder;
 
-static struct heif_error mp_de265_error(enum heif_error_code code, const char *message) {
-  struct heif_error error = {code, heif_suberror_Unspecified, message};
-  return error;
-}
-
-static const struct heif_error mp_de265_ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
-
 static const char *mp_de265_name(void) { return "Magpie libde265 (threaded)"; }
 
 static void mp_de265_init_plugin(void) {}
@@ -116,17 +109,17 @@ static int mp_de265_supports(enum heif_compression_format format) {
 
 static struct heif_error mp_de265_new(void **out) {
   mp_de265_decoder *decoder = calloc(1, sizeof *decoder);
-  if (decoder == NULL) return mp_de265_error(heif_error_Memory_allocation_error, "no memory for a decoder");
+  if (decoder == NULL) return mp_heif_hevc_error(heif_error_Memory_allocation_error, "no memory for a decoder");
   decoder->context = mp_de265.new_decoder();
   if (decoder->context == NULL) {
     free(decoder);
-    return mp_de265_error(heif_error_Memory_allocation_error, "libde265 could not make a decoder");
+    return mp_heif_hevc_error(heif_error_Memory_allocation_error, "libde265 could not make a decoder");
   }
   int threads = mp_heif_hevc_threads();
   if (threads > 1) mp_de265.start_worker_threads(decoder->context, threads);
   mp_heif_hevc_record(mp_heif_hevc_de265);
   *out = decoder;
-  return mp_de265_ok;
+  return mp_heif_hevc_ok;
 }
 
 static void mp_de265_free(void *opaque) {
@@ -142,21 +135,16 @@ static void mp_de265_set_strict(void *opaque, int flag) { ((mp_de265_decoder *)o
 // hvcC headers, then the image data it rewrote to 4-byte lengths).
 static struct heif_error mp_de265_push(void *opaque, const void *data, size_t size) {
   mp_de265_decoder *decoder = opaque;
-  const uint8_t *bytes = data;
+  const uint8_t *nal = NULL;
+  uint32_t length = 0;
+  const char *why = NULL;
   size_t at = 0;
-  while (at < size) {
-    if (size - at < 4) return mp_de265_error(heif_error_Decoder_plugin_error, "NAL length cut short");
-    uint32_t length = (uint32_t)bytes[at] << 24 | (uint32_t)bytes[at + 1] << 16 | (uint32_t)bytes[at + 2] << 8 |
-                      (uint32_t)bytes[at + 3];
-    at += 4;
-    if (length > size - at || length > INT32_MAX) {
-      return mp_de265_error(heif_error_Decoder_plugin_error, "NAL unit runs past the data");
-    }
-    de265_error error = mp_de265.push_NAL(decoder->context, bytes + at, (int)length, 0, NULL);
-    if (error != DE265_OK) return mp_de265_error(heif_error_Decoder_plugin_error, mp_de265.get_error_text(error));
-    at += length;
+  int found;
+  while ((found = mp_heif_hevc_next_nal(data, size, &at, &nal, &length, &why)) > 0) {
+    de265_error error = mp_de265.push_NAL(decoder->context, nal, (int)length, 0, NULL);
+    if (error != DE265_OK) return mp_heif_hevc_error(heif_error_Decoder_plugin_error, mp_de265.get_error_text(error));
   }
-  return mp_de265_ok;
+  return found < 0 ? mp_heif_hevc_error(heif_error_Decoder_plugin_error, why) : mp_heif_hevc_ok;
 }
 
 // Copies libde265's picture into a heif_image of the same chroma layout.
@@ -178,7 +166,7 @@ static struct heif_error mp_de265_copy(const struct de265_image *picture, struct
     int bits = mp_de265.get_bits_per_pixel(picture, c);
     if (w <= 0 || h <= 0 || bits <= 0 || bits > 16) {
       heif_image_release(image);
-      return mp_de265_error(heif_error_Decoder_plugin_error, "libde265 gave a plane of no size");
+      return mp_heif_hevc_error(heif_error_Decoder_plugin_error, "libde265 gave a plane of no size");
     }
     error = heif_image_add_plane(image, channels[c], w, h, bits);
     if (error.code != heif_error_Ok) {
@@ -192,13 +180,13 @@ static struct heif_error mp_de265_copy(const struct de265_image *picture, struct
     for (int y = 0; y < h; y++) memcpy(to + (size_t)y * to_stride, from + (size_t)y * from_stride, row);
   }
   *out = image;
-  return mp_de265_ok;
+  return mp_heif_hevc_ok;
 }
 
 static struct heif_error mp_de265_decode_image(void *opaque, struct heif_image **out) {
   mp_de265_decoder *decoder = opaque;
   de265_error error = mp_de265.flush_data(decoder->context);
-  if (error != DE265_OK) return mp_de265_error(heif_error_Decoder_plugin_error, mp_de265.get_error_text(error));
+  if (error != DE265_OK) return mp_heif_hevc_error(heif_error_Decoder_plugin_error, mp_de265.get_error_text(error));
   struct heif_image *image = NULL;
   int more = 0;
   do {
@@ -218,16 +206,16 @@ static struct heif_error mp_de265_decode_image(void *opaque, struct heif_image *
   de265_error warning = mp_de265.get_warning(decoder->context);
   if (warning != DE265_OK && decoder->strict) {
     if (image != NULL) heif_image_release(image);
-    return mp_de265_error(heif_error_Decoder_plugin_error, mp_de265.get_error_text(warning));
+    return mp_heif_hevc_error(heif_error_Decoder_plugin_error, mp_de265.get_error_text(warning));
   }
   while (mp_de265.get_warning(decoder->context) != DE265_OK) {
   }
   if (image == NULL) {
     const char *why = error != DE265_OK ? mp_de265.get_error_text(error) : "libde265 decoded no picture";
-    return mp_de265_error(heif_error_Decoder_plugin_error, why);
+    return mp_heif_hevc_error(heif_error_Decoder_plugin_error, why);
   }
   *out = image;
-  return mp_de265_ok;
+  return mp_heif_hevc_ok;
 }
 
 static const struct heif_decoder_plugin mp_de265_plugin = {

@@ -1,4 +1,30 @@
-#include "heif_hevc_threads.h"
+#include "heif_hevc_shared.h"
+
+const struct heif_error mp_heif_hevc_ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+
+struct heif_error mp_heif_hevc_error(enum heif_error_code code, const char *message) {
+  struct heif_error error = {code, heif_suberror_Unspecified, message};
+  return error;
+}
+
+int mp_heif_hevc_next_nal(const uint8_t *bytes, size_t size, size_t *at, const uint8_t **nal, uint32_t *length,
+                          const char **why) {
+  if (*at >= size) return 0;
+  if (size - *at < 4) {
+    *why = "NAL length cut short";
+    return -1;
+  }
+  const uint8_t *p = bytes + *at;
+  uint32_t n = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+  if (n > size - *at - 4 || n > INT32_MAX) {
+    *why = "NAL unit runs past the data";
+    return -1;
+  }
+  *nal = p + 4;
+  *length = n;
+  *at += 4 + (size_t)n;
+  return 1;
+}
 
 // Per-thread settings for Magpie's HEVC plugins. libheif asks its plugins
 // for a decoder on the thread that called heif_decode_image (or on one of
