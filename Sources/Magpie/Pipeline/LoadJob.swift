@@ -23,6 +23,9 @@ final class LoadJob: StageEventSink {
     var progressiveScanner = ProgressiveJPEGScanner()
     var partialScansShown = 0
     var partialDecodeRunning = false
+    /// Whether the bytes received are all the server said it would send:
+    /// the final decode follows, so a preview of them would come too late.
+    var bodyComplete = false
     /// What the job waits in now (the shared decode stage, or a
     /// processing slot), which follows its priority.
     var dependency: StageDependency?
@@ -130,7 +133,10 @@ final class LoadJob: StageEventSink {
     switch event {
     case .progress(let received, let expected):
       let progress = ImageTask.Progress(completed: received, total: expected)
-      let subscribers = state.withHeldLock { $0.machine.subscribers }
+      let subscribers = state.withHeldLock { state in
+        state.bodyComplete = expected.map { received >= $0 } ?? false
+        return state.machine.subscribers
+      }
       deliveries.append {
         for subscriber in subscribers where subscriber.task.setProgress(progress) {
           subscriber.progress?(progress)
@@ -143,11 +149,11 @@ final class LoadJob: StageEventSink {
   }
 
   /// Whether a partial decode should start for `data`: a progressive JPEG
-  /// with a scan more than last shown complete, someone listening, and no
-  /// partial decode already running. Marks one as running when it says yes.
+  /// with a scan more than last shown complete, someone listening, no
+  /// partial decode already running, and bytes still to come. Marks one as running when it says yes.
   private func shouldDecodePartial(_ data: UnsafeRawBufferPointer) -> Bool {
     state.withHeldLock { state in
-      guard !state.partialDecodeRunning,
+      guard !state.partialDecodeRunning, !state.bodyComplete,
         state.machine.subscribers.contains(where: { $0.partialImage != nil || $0.task.wantsPartialImages })
       else { return false }
       state.progressiveScanner.update(with: data)

@@ -66,10 +66,13 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
     progress: (@MainActor (ImageTask.Progress) -> Void)? = nil,
     completion: @escaping @MainActor (Result<ImageResult, MagpieError>) -> Void
   ) -> ImageTask? {
-    binder(forKey: operationKey).load(
-      request, url: request?.url, placeholder: placeholder,
-      failureImage: failureImage ?? target.imageBindingState.failureImage, options: displayOptions,
-      manager: manager, progress: progress, completion: completion)
+    let state = target.imageBindingState
+    return binder(forKey: operationKey).load(
+      ImageLoadBinder.Load(
+        request: request, url: request?.url, placeholder: placeholder,
+        failureImage: failureImage ?? state.failureImage, options: displayOptions, manager: manager,
+        progress: progress, completion: completion, previews: state.previewPolicy,
+        sizesToDisplay: state.loadsAtDisplaySize))
   }
 
   /// ``setImage(with:placeholder:failureImage:options:displayOptions:manager:operationKey:progress:completion:)-(URL?,_,_,_,_,_,_,_,_)``
@@ -150,7 +153,7 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
   /// The animation now playing in the target under the default key.
   public var animationPlayer: AnimationPlayer? { target.imageBindingState.player(forKey: Self.defaultKey) }
 
-  private func binder(forKey operationKey: String?) -> ImageLoadBinder {
+  func binder(forKey operationKey: String?) -> ImageLoadBinder {
     let key = operationKey ?? Self.defaultKey
     let state = target.imageBindingState
     let play: @MainActor (Image) -> Void = { [weak target, weak state] image in
@@ -167,10 +170,19 @@ public struct ImageBinding<Target: ImageDisplayTarget> {
     let hooks = ImageLoadBinder.Hooks(
       showPlaceholder: { [weak target] in target?.displayPlaceholder($0) },
       showImage: { [weak target] image, transition in
-        target?.display(image, transition: transition)
-        target?.imageDidChange()
+        guard let target else { return }
+        if case .custom(let custom) = transition {
+          custom.show(target, image)
+        } else {
+          target.display(image, transition: transition)
+        }
+        target.imageDidChange()
       },
-      play: play)
+      play: play,
+      displaySize: { [weak target] in
+        guard let target, let size = target.displayPixelSize, size.width > 0, size.height > 0 else { return nil }
+        return DisplaySizeBucket(containing: size, mode: target.displayContentMode)
+      })
     return ImageLoadBinder(state: state, key: key, indicator: target.imageIndicator, hooks: hooks)
   }
 }

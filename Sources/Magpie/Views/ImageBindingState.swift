@@ -16,6 +16,7 @@ public final class ImageBindingState {
   private var players: [String: (player: AnimationPlayer, forwarder: FrameForwarder)] = [:]
   private var visible = true
   private var failedLoads: [String: ImageLoadBinder.Load] = [:]
+  private var sizedLoads: [String: (load: ImageLoadBinder.Load, bucket: DisplaySizeBucket?)] = [:]
 
   /// How a loaded image replaces the shown one when it came from the disk
   /// or the network (default: at once).
@@ -25,6 +26,14 @@ public final class ImageBindingState {
   /// (Kingfisher's `onFailureImage`, Nuke's `failure`); `nil` leaves the
   /// placeholder (or what was shown) in place.
   public var failureImage: Image?
+
+  /// Whether loads show progressive previews (default: each new scan).
+  public var previewPolicy: ImagePreviewPolicy = .incremental
+
+  /// Whether loads ask for the target's display size (see
+  /// ``ImageBinding/loadsAtDisplaySize``); off unless the target's binding
+  /// turns it on.
+  public var loadsAtDisplaySize = false
 
   /// Empty: nothing loading, nothing shown.
   public init() {}
@@ -66,11 +75,22 @@ public final class ImageBindingState {
   /// its token. A failure kept for a retry is dropped.
   func begin(url: URL?, forKey key: String) -> ImageLoadSlot.Token {
     failedLoads[key] = nil
+    sizedLoads[key] = nil
     return slots[key, default: ImageLoadSlot()].begin(url: url)
   }
 
   /// Keeps the `setImage` call that failed under `key`, for a retry.
   func keepFailedLoad(_ load: ImageLoadBinder.Load, forKey key: String) { failedLoads[key] = load }
+
+  /// Keeps the `setImage` call under `key` and the display size it asked
+  /// for, for a reload when the target grows.
+  func keepSizedLoad(_ load: ImageLoadBinder.Load, bucket: DisplaySizeBucket?, forKey key: String) {
+    sizedLoads[key] = load.sizesToDisplay ? (load, bucket) : nil
+  }
+
+  /// The last `setImage` call under `key` that may follow the target's
+  /// size, and the size it asked for (`nil`: full size).
+  func sizedLoad(forKey key: String) -> (load: ImageLoadBinder.Load, bucket: DisplaySizeBucket?)? { sizedLoads[key] }
 
   /// The `setImage` call that failed last under `key`, if the last load did.
   func failedLoad(forKey key: String) -> ImageLoadBinder.Load? { failedLoads[key] }
@@ -95,6 +115,7 @@ public final class ImageBindingState {
   @discardableResult
   func cancel(forKey key: String) -> Bool {
     failedLoads[key] = nil
+    sizedLoads[key] = nil
     stopPlaying(forKey: key)
     tasks.removeValue(forKey: key)?.task?.cancel()
     return slots[key]?.cancel() ?? false

@@ -38,6 +38,16 @@ public protocol ImageDisplayTarget: AnyObject, Sendable {
   /// Shows frame `index` of the animation now playing (straight alpha,
   /// canvas-sized). Default: ``display(_:)`` of the frame.
   func displayAnimationFrame(_ frame: PixelBuffer, index: Int)
+
+  /// The target's size in device pixels (its allocation times its scale
+  /// factor), for loads with ``ImageBinding/loadsAtDisplaySize``; `nil`
+  /// (the default) while it is not known, which loads at full size.
+  var displayPixelSize: PixelSize? { get }
+
+  /// How the target fits an image into ``displayPixelSize``: `.fill` for
+  /// a view that covers its area and crops, `.fit` (the default) for one
+  /// that shows the whole image.
+  var displayContentMode: ImageProcessors.Resizing.Mode { get }
 }
 
 extension ImageDisplayTarget {
@@ -53,6 +63,10 @@ extension ImageDisplayTarget {
   public var animationClock: (any FrameClock)? { nil }
   /// Shows the frame as a still image.
   public func displayAnimationFrame(_ frame: PixelBuffer, index: Int) { display(Image(pixels: frame)) }
+  /// Not known: loads are full size.
+  public var displayPixelSize: PixelSize? { nil }
+  /// The whole image shows.
+  public var displayContentMode: ImageProcessors.Resizing.Mode { .fit }
 
   /// The binding that loads images into this target.
   public var magpie: ImageBinding<Self> { ImageBinding(self) }

@@ -14,6 +14,8 @@ struct ImageLoadBinder {
     /// Plays an animated image after it is shown; `nil` when the target
     /// does not play animations.
     var play: (@MainActor (Image) -> Void)?
+    /// The size a size-aware load asks for now; `nil` loads at full size.
+    var displaySize: @MainActor () -> DisplaySizeBucket? = { nil }
   }
 
   /// The target's state.
@@ -49,6 +51,13 @@ struct ImageLoadBinder {
     var progress: (@MainActor (ImageTask.Progress) -> Void)?
     /// The result.
     var completion: (@MainActor (Result<ImageResult, MagpieError>) -> Void)?
+    /// Whether previews show while it downloads.
+    var previews: ImagePreviewPolicy = .disabled
+    /// Whether it may ask for the target's display size.
+    var sizesToDisplay = false
+    /// A reload at a larger size of what the target shows: no placeholder,
+    /// spinner, transition or callbacks.
+    var isResizeReload = false
   }
 
   /// ``load(_:)`` of a ``Load`` made of the arguments.
@@ -73,7 +82,7 @@ struct ImageLoadBinder {
   func load(_ load: Load) -> ImageTask? {
     cancel()
     let token = state.begin(url: load.url, forKey: key)
-    guard let request = load.request else {
+    guard var request = load.request else {
       _ = state.finish(token, forKey: key)
       if let failure = load.failureImage {
         hooks.showImage(failure, .none)
@@ -83,18 +92,21 @@ struct ImageLoadBinder {
       load.completion?(.failure(MagpieError(.invalidArgument, "a nil URL was given, so there is nothing to load")))
       return nil
     }
+    let bucket = sized(&request, for: load)
     if let hit = load.manager.memoryHit(for: request) {
       _ = state.finish(token, forKey: key)
+      state.keepSizedLoad(load, bucket: bucket, forKey: key)
       Self.show(.success(hit), of: load, hooks: hooks, transition: state.transition)
       load.completion?(.success(hit))
       return nil
     }
-    if !load.options.contains(.delayPlaceholder) { hooks.showPlaceholder(load.placeholder) }
+    state.keepSizedLoad(load, bucket: bucket, forKey: key)
+    let indicator = load.isResizeReload ? nil : indicator
+    if !load.options.contains(.delayPlaceholder), !load.isResizeReload { hooks.showPlaceholder(load.placeholder) }
     indicator?.startAnimating()
     // Weakly: an unfinished load must not keep a dropped target's state
     // (and so the target) alive; the hooks hold the target weakly too.
     let hooks = hooks
-    let indicator = indicator
     let key = key
     let deliver: @MainActor (Result<ImageResult, MagpieError>) -> Void = { [weak state] result in
       guard let state, state.finish(token, forKey: key) == .show else {
@@ -102,13 +114,45 @@ struct ImageLoadBinder {
         return
       }
       indicator?.stopAnimating()
-      if case .failure(let error) = result, error.code != .cancelled { state.keepFailedLoad(load, forKey: key) }
-      Self.show(result, of: load, hooks: hooks, transition: state.transition)
+      if case .failure(let error) = result, error.code != .cancelled, !load.isResizeReload {
+        state.keepFailedLoad(load, forKey: key)
+      }
+      Self.show(result, of: load, hooks: hooks, transition: load.isResizeReload ? .none : state.transition)
       load.completion?(result)
+      // The target may have grown while this loaded.
+      if case .success = result {
+        ImageLoadBinder(state: state, key: key, indicator: nil, hooks: hooks).reloadIfGrown()
+      }
     }
-    let task = load.manager.loadImageOnMainActor(with: request, progress: load.progress, completion: deliver)
+    let progress: @MainActor (ImageTask.Progress) -> Void = { [weak state] value in
+      guard let state, state.isCurrent(token, forKey: key) else { return }
+      indicator?.setProgress(value)
+      load.progress?(value)
+    }
+    // Previews come without a transition, and never after the final image.
+    var preview: (@MainActor (Image) -> Void)?
+    if load.previews == .incremental, !load.isResizeReload, !load.options.contains(.avoidAutoSetImage) {
+      request.options.insert(.progressiveLoad)
+      preview = { [weak state] image in
+        guard let state, state.isCurrent(token, forKey: key) else { return }
+        hooks.showImage(image, .none)
+      }
+    }
+    let task = load.manager.loadImageOnMainActor(
+      with: request, progress: progress, partialImage: preview, completion: deliver)
     if state.isCurrent(token, forKey: key) { state.setTask(task, forKey: key) }
     return task
+  }
+
+  /// Adds the target's display size to `request` when `load` may ask for
+  /// it, the target knows it, and the request names no size or processors
+  /// of its own; the bucket asked for.
+  private func sized(_ request: inout ImageRequest, for load: Load) -> DisplaySizeBucket? {
+    guard load.sizesToDisplay, request.targetSize == nil, request.processors.isEmpty,
+      let bucket = hooks.displaySize()
+    else { return nil }
+    request.processors = [bucket.processor]
+    return bucket
   }
 
   private static func show(
@@ -121,7 +165,9 @@ struct ImageLoadBinder {
       hooks.showImage(loaded.image, fromMemory ? .none : transition)
       if loaded.image.isAnimated, !load.options.contains(.doNotAnimate) { hooks.play?(loaded.image) }
     case .failure(let error):
-      // A task cancelled by its owner is no failure to show.
+      // A task cancelled by its owner is no failure to show, and a failed
+      // reload at a larger size leaves the smaller image.
+      if load.isResizeReload { return }
       if error.code != .cancelled, let failure = load.failureImage {
         hooks.showImage(failure, transition)
       } else if load.options.contains(.delayPlaceholder) {
