@@ -4,7 +4,8 @@ import Magpie
 
 /// A `GtkImage` (an icon-sized image at a fixed pixel size) Magpie loads
 /// into. Shows still images and the first frame of animations, which play
-/// on the widget's frame clock.
+/// on the widget's frame clock. Loads ask for its pixel size times its
+/// scale factor (``Magpie/ImageBinding/loadsAtDisplaySize``), fitted.
 @MainActor
 public final class ImageWidgetView: ImageDisplayTarget {
   /// Where the binding keeps this view's loads.
@@ -18,6 +19,7 @@ public final class ImageWidgetView: ImageDisplayTarget {
     let widget = gtk_image_new()!
     image = GObjectRef(sinking: UnsafeMutableRawPointer(widget))
     gtk_image_set_pixel_size(OpaquePointer(widget), pixelSize)
+    imageBindingState.loadsAtDisplaySize = true
     frameClock = WidgetFrameClock(widget: widget)
     VisibilityTracker.track(UnsafeMutableRawPointer(widget)) { [weak self] visible in
       self?.magpie.isVisible = visible
@@ -30,6 +32,12 @@ public final class ImageWidgetView: ImageDisplayTarget {
 
   /// The `GtkWidget` to put in a container.
   public var widget: UnsafeMutablePointer<GtkWidget> { image.as(GtkWidget.self) }
+
+  /// Its pixel size times its scale factor, as a square.
+  public var displayPixelSize: PixelSize? {
+    let side = Int(gtk_image_get_pixel_size(image.opaque) * max(1, gtk_widget_get_scale_factor(widget)))
+    return side > 0 ? PixelSize(width: side, height: side) : nil
+  }
 
   /// Whether it shows a texture now.
   public var hasImage: Bool { texture != nil }

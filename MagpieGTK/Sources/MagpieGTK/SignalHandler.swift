@@ -56,6 +56,20 @@ public final class SignalHandler {
       release)
   }
 
+  /// Calls `action` after a `MagpieFrame`'s allocated size changed.
+  static func onResize(_ frame: UnsafeMutablePointer<GtkWidget>, _ action: @escaping () -> Void) {
+    let data = Unmanaged.passRetained(SignalHandler { _, _ in action() }).toOpaque()
+    magpie_frame_set_resize_callback(
+      frame, { _, _, _, data in SignalHandler.fire(data, nil, 0) }, data,
+      { data in
+        guard let data else { return }
+        let handler = UInt(bitPattern: data)
+        MainActor.assumeIsolated {
+          Unmanaged<SignalHandler>.fromOpaque(UnsafeMutableRawPointer(bitPattern: handler)!).release()
+        }
+      })
+  }
+
   /// GTK emits signals on the main thread, which is the main actor's.
   private nonisolated static func fire(
     _ data: UnsafeMutableRawPointer?, _ object: UnsafeMutableRawPointer?, _ flags: UInt32

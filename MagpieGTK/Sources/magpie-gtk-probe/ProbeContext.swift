@@ -33,6 +33,14 @@ final class ProbeContext {
     return ProbeContext(samples: samples)
   }
 
+  /// Where a check saves the screenshot `name`: in `$MAGPIE_PROBE_ARTIFACTS`
+  /// when the test gives one (`nil` otherwise).
+  func artifact(_ name: String) -> String? {
+    guard let folder = ProcessInfo.processInfo.environment["MAGPIE_PROBE_ARTIFACTS"] else { return nil }
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder + "/" + name
+  }
+
   /// A file in `samples/` as a data provider.
   func sample(_ name: String) -> FileDataProvider {
     FileDataProvider(fileURL: samples.appendingPathComponent(name))

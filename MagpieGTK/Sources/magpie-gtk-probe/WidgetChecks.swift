@@ -45,7 +45,7 @@ enum WidgetChecks {
       return "load failed"
     }
     guard let shown = view.shownImage, shown.pixelSize == result.image.pixelSize else { return "image not shown" }
-    guard gtk_picture_get_paintable(OpaquePointer(view.widget)) != nil else { return "no paintable set" }
+    guard view.showsImage else { return "no paintable set" }
     return nil
   }
 

@@ -6,13 +6,15 @@ import Testing
   static let checks = [
     "texture-formats", "picture-loads", "picture-animates-and-pauses", "fade-transition", "image-widget-loads",
     "spinner-runs-while-loading", "button-follows-state-flags", "snapshot-shows-image", "picture-retries-on-click",
+    "stack-transitions", "picture-loads-at-its-size", "progress-bar-follows-load",
   ]
 
   @Test(arguments: checks)
   func widgetCheck(_ name: String) throws {
     let display = try XvfbDisplay.shared.get()
-    let run = try ProbeRun.run(
-      "magpie-gtk-probe", [name, GTKTestPaths.samples.path], environment: display.environment)
+    var environment = display.environment
+    environment["MAGPIE_PROBE_ARTIFACTS"] = GTKTestPaths.artifacts.appendingPathComponent("widgets").path
+    let run = try ProbeRun.run("magpie-gtk-probe", [name, GTKTestPaths.samples.path], environment: environment)
     #expect(run.status == 0, "\(run.output)")
     #expect(run.lines(prefixed: "ok ") == [name], "\(run.output)")
   }

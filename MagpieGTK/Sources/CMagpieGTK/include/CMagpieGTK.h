@@ -40,6 +40,20 @@ guint magpie_dispatch_source_install(void);
 /// Removes the source magpie_dispatch_source_install added, if any.
 void magpie_dispatch_source_remove(void);
 
+/// Told a MagpieFrame's new size (after its allocation, from an idle
+/// source).
+typedef void (*MagpieResizeCallback)(gpointer frame, int width, int height, gpointer data);
+
+#define MAGPIE_TYPE_FRAME (magpie_frame_get_type())
+G_DECLARE_FINAL_TYPE(MagpieFrame, magpie_frame, MAGPIE, FRAME, GtkWidget)
+
+/// A new widget (floating) whose one child, `child`, fills it.
+GtkWidget *magpie_frame_new(GtkWidget *child);
+/// Calls `callback` whenever the frame's allocated size changes; `destroy`
+/// drops `data` when replaced or when the frame is disposed.
+void magpie_frame_set_resize_callback(GtkWidget *frame, MagpieResizeCallback callback, gpointer data,
+                                      GDestroyNotify destroy);
+
 /// Checked casts (the GTK_* macros Swift cannot import).
 GtkWidget *magpie_widget(gpointer object);
 GdkPaintable *magpie_paintable(gpointer object);
