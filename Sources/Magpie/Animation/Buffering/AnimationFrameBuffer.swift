@@ -34,8 +34,8 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
   private let subscription: Lock<UInt64?> = Lock(nil)
 
   /// A buffer of `frameCount` frames of `frameSize` made by `decoder`
-  /// (called on the buffer's queue, one frame at a time, in playback
-  /// order), within `budgetBytes`; under pressure from `monitor` it holds
+  /// (called on the buffer's queue, one frame at a time, each run of frames in
+  /// ascending order), within `budgetBytes`; under pressure from `monitor` it holds
   /// one frame. Decoding starts with the first frame at once.
   public convenience init(
     frameCount: Int, frameSize: PixelSize, budgetBytes: Int = AnimationFrameBuffer.defaultBudget,
@@ -71,10 +71,17 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
   }
 
   /// Frame `index` if it is decoded; moves the window to start there and
-  /// decodes ahead of it.
+  /// decodes ahead of it, forward.
   public func frameIfReady(_ index: Int) -> PixelBuffer? {
+    frameIfReady(index, heading: .forward)
+  }
+
+  /// Frame `index` if it is decoded; moves the window to start there and
+  /// decodes ahead of it along `heading` (backward in reverse: each run of
+  /// frames upward from its keyframe, see ``FrameWindow``).
+  public func frameIfReady(_ index: Int, heading: PlaybackHeading) -> PixelBuffer? {
     let (frame, pressured) = state.withLock { state -> (PixelBuffer?, ContinuousClock.Instant?) in
-      for dropped in state.window.request(index) { state.frames[dropped] = nil }
+      for dropped in state.window.request(index, heading: heading) { state.frames[dropped] = nil }
       return (state.frames[state.window.anchor], state.pressureSince)
     }
     if let pressured, ContinuousClock.now - pressured > .seconds(2), monitor?.currentLevel() ?? .normal == .normal {
@@ -82,6 +89,14 @@ public final class AnimationFrameBuffer: AnimationFrameProvider {
     }
     scheduleNext()
     return frame
+  }
+
+  /// Drops every decoded frame and decodes nothing more until a frame is
+  /// asked for again (a decode running now is thrown away).
+  public func dropDecodedFrames() {
+    state.withLock { state in
+      for dropped in state.window.clear() { state.frames[dropped] = nil }
+    }
   }
 
   /// Stops decoding ahead and drops every frame.
