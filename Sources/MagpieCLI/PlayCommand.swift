@@ -1,8 +1,9 @@
 import Foundation
 import Magpie
 
-/// `magpie play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]`:
-/// plays the animation on a real clock, frames decoded ahead into a
+/// `magpie play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
+/// [--mode forward|reverse|bounce]`: plays the animation on a real clock in
+/// the mode's order (forward by default), frames decoded ahead into a
 /// buffer of the given budget, into a target that draws nothing; prints
 /// `{"frames_due","frames_on_time","frames_skipped","loops","buffer_peak_bytes","cpu_s"}`.
 enum PlayCommand {
@@ -12,7 +13,7 @@ enum PlayCommand {
   }
 
   static func run(_ words: [String]) async throws(CLIError) {
-    let arguments = try ParsedArguments(words, valued: ["--seconds", "--rate", "--budget"])
+    let arguments = try ParsedArguments(words, valued: ["--seconds", "--rate", "--budget", "--mode"])
     guard arguments.positionals.count == 1 else {
       throw .usage("play", "expected one FILE, got \(arguments.positionals.count)")
     }
@@ -20,6 +21,10 @@ enum PlayCommand {
     let seconds = try arguments.integer("--seconds", in: 1...3600, default: 10)
     let rate = try arguments.integer("--rate", in: 1...1000, default: 60)
     let budget = try arguments.integer("--budget", in: 1...65536, default: AnimationFrameBuffer.defaultBudget >> 20)
+    let modeName = arguments.value("--mode") ?? PlaybackMode.forward.rawValue
+    guard let mode = PlaybackMode(rawValue: modeName) else {
+      throw .usage("play", "--mode is forward, reverse or bounce, not \(modeName)")
+    }
     let animation: PlayableAnimation
     do {
       // Read into memory the frame source adopts: the file is held once.
@@ -33,6 +38,7 @@ enum PlayCommand {
       monitor: .shared, decoder: animation.decoder)
     let clock = TimerFrameClock(ticksPerSecond: Double(rate))
     let player = AnimationPlayer(timeline: animation.timeline, frames: buffer, clock: clock, target: NullTarget())
+    player.mode = mode
     let cpuStart = cpuSeconds()
     player.start()
     try? await Task.sleep(for: .seconds(seconds))
