@@ -134,7 +134,9 @@ public final class AnimationPlayer: Sendable {
   }
 
   /// The order frames play in (``PlaybackMode/forward`` by default).
-  /// Changing it keeps the frame shown and goes on from there.
+  /// Set before playing, playback starts at the mode's first frame (the
+  /// last frame in reverse); changed later, it keeps the frame shown and
+  /// goes on from there.
   public var mode: PlaybackMode {
     get { state.withLock { $0.playback.mode } }
     set { update { $0.playback.mode = newValue } }

@@ -34,14 +34,17 @@ public struct PlaybackState: Sendable, Equatable {
     self.loopCountOverride = loopCountOverride
   }
 
-  /// The order frames play in. Changing it keeps the frame shown, its time
-  /// and the loops played; playback goes on from there in the new order.
+  /// The order frames play in. Changing it at the start (nothing played,
+  /// the mode's first frame) starts at the new mode's first frame;
+  /// otherwise it keeps the frame shown, its time and the loops played,
+  /// and playback goes on from there in the new order.
   public var mode: PlaybackMode {
     get { storedMode }
     set {
+      let atStart = position == 0 && elapsedInFrame == .zero && completedLoops == 0
       let (shown, backward) = (frame, heading.isBackward)
       storedMode = newValue
-      position = position(of: shown, backward: backward)
+      position = atStart ? 0 : position(of: shown, backward: backward)
     }
   }
 
