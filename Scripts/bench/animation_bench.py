@@ -11,9 +11,11 @@ eager decode (`magpie bench decode`), and the bytes of all frames. Each
 animation is also converted to lossy WebP (quality 75) by `magpie convert`,
 which streams frames from the frame source into the encoder, and by
 Pillow's `save(save_all=True)` at the same effort (method 4): wall time,
-peak RSS and output bytes of both.
-Targets: at least 99 % of frames on time, peak memory under 25 % of all
-frames decoded.
+peak RSS and output bytes of both. Each animation is then played again with
+`--mode reverse` and `--mode bounce` (rows with a "mode" key), which decode
+backward through the keyframe index: on time, CPU and memory as forward.
+Targets: at least 99 % of frames on time (the aim is 100 % in every mode),
+peak memory under 25 % of all frames decoded.
 """
 import json
 import os
@@ -97,18 +99,47 @@ def convert_figures(magpie, python, path):
             "pillow_convert_bytes": os.path.getsize(target)}
 
 
+MODES = ["reverse", "bounce"]
+
+
+def play(magpie, fixture, row, mode="forward"):
+    """Plays `fixture` in `mode` into `row`: the JSON line's figures, peak
+    RSS, on-time percent and CPU seconds per second."""
+    command = [magpie, "play", fixture["path"], "--seconds", str(SECONDS), "--rate", "60"]
+    if mode != "forward":
+        command += ["--mode", mode]
+    rss, stdout = peak_rss_and_stdout(command)
+    played = json.loads(stdout.strip().splitlines()[-1])
+    row.update(played)
+    row["play_peak_rss_bytes"] = rss * 1024
+    row["on_time_percent"] = round(100.0 * played["frames_on_time"] / max(1, played["frames_due"]), 2)
+    row["cpu_s_per_s"] = round(played["cpu_s"] / SECONDS, 4)
+
+
+def run_modes(magpie, name, fixture):
+    """The reverse and bounce rows of one animation."""
+    rows = []
+    for mode in MODES:
+        row = {"file": name, "mode": mode, "frames": fixture["frames"], "width": fixture["width"],
+               "height": fixture["height"], "all_frames_bytes": fixture["frames"] * fixture["width"] * fixture["height"] * 4}
+        try:
+            play(magpie, fixture, row, mode)
+            row["meets_target"] = (row["on_time_percent"] >= 99
+                                   and row["play_peak_rss_bytes"] < 0.25 * row["all_frames_bytes"])
+        except Exception as e:  # reported, not fatal
+            row["error"] = str(e)
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
 def run(magpie, python):
     rows = []
     for name, fixture in make_fixtures().items():
         row = {"file": name, "frames": fixture["frames"], "width": fixture["width"], "height": fixture["height"]}
         row["all_frames_bytes"] = fixture["frames"] * fixture["width"] * fixture["height"] * 4
         try:
-            rss, stdout = peak_rss_and_stdout([magpie, "play", fixture["path"], "--seconds", str(SECONDS), "--rate", "60"])
-            played = json.loads(stdout.strip().splitlines()[-1])
-            row.update(played)
-            row["play_peak_rss_bytes"] = rss * 1024
-            row["on_time_percent"] = round(100.0 * played["frames_on_time"] / max(1, played["frames_due"]), 2)
-            row["cpu_s_per_s"] = round(played["cpu_s"] / SECONDS, 4)
+            play(magpie, fixture, row)
             listfile = os.path.join(WORK, name + ".list")
             with open(listfile, "w") as f:
                 f.write(fixture["path"] + "\n")
@@ -127,6 +158,7 @@ def run(magpie, python):
             row["error"] = str(e)
         print(json.dumps(row), flush=True)
         rows.append(row)
+        rows += run_modes(magpie, name, fixture)
     return rows
 
 
@@ -139,8 +171,16 @@ def markdown(rows):
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in rows:
         label = f"{r['frames']} frames {r['width']}x{r['height']} {r['file'].rsplit('.', 1)[-1].upper()}"
+        if "mode" in r:
+            label += f", {r['mode']}"
         if "error" in r:
             lines.append(f"| {label} | failed: {r['error'][:80]} | | | | | | | |")
+            continue
+        if "mode" in r:
+            # Played only: the eager and Pillow figures are the forward row's.
+            lines.append(f"| {label} | {r['on_time_percent']:.1f} % | {r['cpu_s_per_s']:.3f} | "
+                         f"{r['buffer_peak_bytes'] / mb:.1f} MB | {r['play_peak_rss_bytes'] / mb:.1f} MB | "
+                         f"{r['all_frames_bytes'] / mb:.1f} MB | | | {'met' if r['meets_target'] else 'missed'} |")
             continue
         eager = (f"{r['eager_peak_rss_bytes'] / mb:.1f} MB" if "eager_peak_rss_bytes" in r
                  else "refused: over the 256 MiB all-frames limit")
@@ -154,7 +194,7 @@ def markdown(rows):
               "Pillow file | time vs Pillow |",
               "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        if "error" in r:
+        if "error" in r or "mode" in r:
             continue
         label = f"{r['frames']} frames {r['width']}x{r['height']} {r['file'].rsplit('.', 1)[-1].upper()}"
         lines.append(f"| {label} | {r['all_frames_bytes'] / mb:.1f} MB | {r['convert_s']:.2f} s | "
