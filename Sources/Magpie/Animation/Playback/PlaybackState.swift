@@ -78,7 +78,7 @@ public struct PlaybackState: Sendable, Equatable {
     advance(by: elapsed) { index, _ in isReady(index) }
   }
 
-  /// As ``advance(by:isReady:)-(_,(Int)->Bool)``, telling `isReady` the
+  /// As the other ``advance(by:isReady:)``, telling `isReady` the
   /// heading playback will have at that frame, so a buffer can decode
   /// ahead the right way.
   public mutating func advance(by elapsed: Duration, isReady: (Int, PlaybackHeading) -> Bool) -> PlaybackStep {
