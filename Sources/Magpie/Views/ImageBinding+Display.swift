@@ -33,4 +33,19 @@ extension ImageBinding {
     guard loadsAtDisplaySize else { return false }
     return binder(forKey: operationKey).reloadIfGrown()
   }
+
+  /// How animations play in the target: forward (the default), reverse or
+  /// bounce. Set before a load, the animation starts in that mode; set
+  /// while one plays, it goes on from the frame shown.
+  public var playbackMode: PlaybackMode {
+    get { target.imageBindingState.playbackMode }
+    nonmutating set { target.imageBindingState.playbackMode = newValue }
+  }
+
+  /// How fast animations play in the target (1, the default, plays their
+  /// own delays; 2 twice as fast), now and for later loads.
+  public var playbackRate: Double {
+    get { target.imageBindingState.playbackRate }
+    nonmutating set { target.imageBindingState.playbackRate = newValue }
+  }
 }

@@ -35,6 +35,18 @@ public final class ImageBindingState {
   /// turns it on.
   public var loadsAtDisplaySize = false
 
+  /// How animations play in the target (forward by default); a change
+  /// applies to the one playing now.
+  public var playbackMode: PlaybackMode = .forward {
+    didSet { for entry in players.values { entry.player.mode = playbackMode } }
+  }
+
+  /// How fast animations play (1 is their own delays); a change applies
+  /// to the one playing now.
+  public var playbackRate = 1.0 {
+    didSet { for entry in players.values { entry.player.playbackRate = playbackRate } }
+  }
+
   /// Empty: nothing loading, nothing shown.
   public init() {}
 
@@ -126,6 +138,8 @@ public final class ImageBindingState {
   func play(_ player: AnimationPlayer, through forwarder: FrameForwarder, forKey key: String) {
     stopPlaying(forKey: key)
     players[key] = (player, forwarder)
+    player.mode = playbackMode
+    player.playbackRate = playbackRate
     player.isVisible = visible
     player.start()
   }
