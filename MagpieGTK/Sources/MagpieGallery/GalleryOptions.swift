@@ -11,6 +11,11 @@ struct GalleryOptions {
   /// With a folder: scroll the whole grid three times, write screenshots and
   /// report.json there, and exit.
   var uiTestOutput: String?
+  /// `--load off`: cells bind but load nothing (the memory control run).
+  var loadsImages = true
+  /// `--renderer cairo` (the default: software, GL never opened) or `gl`
+  /// (GTK's default renderer).
+  var renderer = "cairo"
 
   init(_ arguments: [String]) throws {
     var rest = arguments[...]
@@ -22,6 +27,8 @@ struct GalleryOptions {
       case "--count": count = try Self.number(value, flag)
       case "--memory-mb": memoryLimit = try Self.number(value, flag) << 20
       case "--ui-test": uiTestOutput = value
+      case "--load" where value == "on" || value == "off": loadsImages = value == "on"
+      case "--renderer" where value == "cairo" || value == "gl": renderer = value
       default: throw GalleryError.usage("unknown option \(flag)")
       }
     }

@@ -16,6 +16,8 @@ struct GalleryUITest {
   let gallery: GalleryWindow
   let output: URL
   let memoryLimit: Int
+  /// Whether the passes load images (`false`: the control run).
+  let loadsImages: Bool
   /// Three: the second and third read from the disk alike, so their
   /// memory figures compare like with like.
   let passes = 3
@@ -29,7 +31,8 @@ struct GalleryUITest {
     gtk_window_present(GalleryWindow.gtkWindow(gallery.window))
     GTKMainLoop.iterate(until: { gtk_widget_get_mapped(gallery.window) != 0 })
     let baseline = settledResidentBytes()
-    gallery.loadsImages = true
+    let baselineBreakdown = MemoryBreakdown.current()
+    gallery.loadsImages = loadsImages
     var figures: [[String: Any]] = []
     let started = ContinuousClock.now
     for pass in 1...passes {
@@ -37,7 +40,6 @@ struct GalleryUITest {
       let pages = scrollWholeGrid()
       figures.append([
         "pass": pass, "pages": pages, "residentBytes": Self.residentBytes(),
-        "trimmedResidentBytes": Self.trimmedResidentBytes(),
         "cellsAlive": gallery.cells.count,
         "cellsBound": gallery.cells.values.filter { $0.url != nil }.count,
         "shownImageBytes": gallery.cells.values.reduce(0) { $0 + ($1.view.shownImage?.byteCount ?? 0) },
@@ -56,6 +58,8 @@ struct GalleryUITest {
     let cells = classifyVisibleCells(first, second)
     let report: [String: Any] = [
       "baselineResidentBytes": baseline, "memoryLimitBytes": memoryLimit, "passes": figures, "cells": cells,
+      "baselineBreakdown": baselineBreakdown, "finalBreakdown": MemoryBreakdown.current(), "loadsImages": loadsImages,
+      "finalTrimmedResidentBytes": Self.trimmedResidentBytes(),
       "stats": [
         "memory": gallery.stats.memory, "disk": gallery.stats.disk, "network": gallery.stats.network,
         "failed": gallery.stats.failed, "loading": gallery.stats.loading,
@@ -131,11 +135,11 @@ struct GalleryUITest {
     var readings: [Int] = []
     for _ in 0..<200 {
       waitForTicks(2)
-      readings.append(Self.trimmedResidentBytes())
+      readings.append(Self.residentBytes())
       let last = readings.suffix(5)
       if last.count == 5, last.max()! - last.min()! < 2 << 20 { break }
     }
-    return readings.last ?? Self.trimmedResidentBytes()
+    return readings.last ?? Self.residentBytes()
   }
 
   private func waitForTicks(_ count: Int) {
@@ -177,13 +181,15 @@ struct GalleryUITest {
   }
 
   /// Resident memory once glibc has handed its free pages back
-  /// (`malloc_trim`): what the program holds, not what the allocator keeps.
+  /// (`malloc_trim`): what the program holds, not what the allocator
+  /// keeps. Read once, after every figure `ps` would show.
   static func trimmedResidentBytes() -> Int {
     malloc_trim(0)
     return residentBytes()
   }
 
-  /// This process's resident memory, from /proc/self/statm.
+  /// This process's resident memory, from /proc/self/statm: what `ps`
+  /// shows as RSS (no `malloc_trim` first).
   static func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
     let fields = text.split(separator: " ")

@@ -12,6 +12,11 @@ do {
   FileHandle.standardError.write(Data("MagpieGallery: \(error)\n".utf8))
   exit(2)
 }
+if options.renderer == "cairo" {
+  GTKRenderer.useSoftwareRendering()
+} else {
+  unsetenv("GSK_RENDERER")
+}
 GTKMainLoop.install()
 guard gtk_init_check() != 0 else {
   FileHandle.standardError.write(Data("MagpieGallery: cannot open a display\n".utf8))
@@ -26,7 +31,11 @@ let manager = ImageManager(
   configuration: .init(cache: cache, downloader: ImageDownloader(configuration: .init(dataLoader: CurlDataLoader()))))
 let gallery = GalleryWindow(urls: GalleryItems.urls(base: options.baseURL, count: options.count), manager: manager)
 if let output = options.uiTestOutput {
-  exit(GalleryUITest(gallery: gallery, output: URL(fileURLWithPath: output), memoryLimit: options.memoryLimit).run())
+  exit(
+    GalleryUITest(
+      gallery: gallery, output: URL(fileURLWithPath: output), memoryLimit: options.memoryLimit,
+      loadsImages: options.loadsImages
+    ).run())
 }
 var closed = false
 SignalHandler.connect(UnsafeMutableRawPointer(gallery.window), "destroy") { closed = true }
