@@ -47,6 +47,7 @@ struct GalleryUITest {
           max($0, $1.view.shownImage?.pixelSize.pixelCount ?? 0)
         },
         "cellPixels": Int(GalleryCell.side) * Int(GalleryCell.side),
+        "memoryCacheBytes": gallery.memoryCacheBytes,
         "seconds": Self.seconds(ContinuousClock.now - begin),
       ])
     }

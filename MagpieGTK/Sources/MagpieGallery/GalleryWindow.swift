@@ -25,6 +25,9 @@ final class GalleryWindow {
     }
   }
 
+  /// What the memory cache holds now, in bytes of pixels.
+  var memoryCacheBytes: Int { manager.configuration.cache.memoryCache.totalCost }
+
   init(urls: [String], manager: ImageManager) {
     self.manager = manager
     window = gtk_window_new()!

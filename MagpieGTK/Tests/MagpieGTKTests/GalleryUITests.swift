@@ -97,6 +97,9 @@ import Testing
           + " control (no loading) \(controlResident >> 20) MB + memory cache limit \(limit >> 20) MB"
           + " + images in \(pass["cellsBound"] ?? 0) bound cells \(shown >> 20) MB, + 10 % = \(bound >> 20) MB")
       #expect(resident <= bound)
+      // That bound has room for a cache over its limit (the gallery's
+      // whole image set is about 115 MB): the cache's own count must not.
+      #expect((pass["memoryCacheBytes"] ?? .max) <= limit)
       // Cells hold cell-sized pixels (the request resizes), not the photos'.
       #expect((pass["largestShownStillPixels"] ?? .max) <= (pass["cellPixels"] ?? 0))
     }
