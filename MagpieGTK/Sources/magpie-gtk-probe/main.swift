@@ -21,6 +21,11 @@ if name == "mainloop" {
   failure =
     ProbeContext.start(samples: samples).map { ButtonLoadCheck.run($0, origin: arguments[2]) }
     ?? "gtk_init_check failed (no display?)"
+} else if name == "picture-shows-preview", arguments.count > 2 {
+  let samples = URL(fileURLWithPath: arguments[1])
+  failure =
+    ProbeContext.start(samples: samples).map { PreviewCheck.run($0, origin: arguments[2]) }
+    ?? "gtk_init_check failed (no display?)"
 } else if let check = WidgetChecks.named(name) ?? ViewFeatureChecks.named(name) {
   let samples = URL(fileURLWithPath: arguments.count > 1 ? arguments[1] : "samples")
   failure = ProbeContext.start(samples: samples).map { check($0) } ?? "gtk_init_check failed (no display?)"

@@ -31,4 +31,21 @@ import Testing
     #expect(run.status == 0, "\(run.output)")
     #expect(run.lines(prefixed: "ok ") == ["button-loads"], "\(run.output)")
   }
+
+  /// A progressive JPEG at a trickle (nginx's `limit_rate`): previews
+  /// before the final image, screenshots of both saved.
+  @Test func aSlowProgressiveJPEGShowsAPreviewFirst() throws {
+    let display = try XvfbDisplay.shared.get()
+    let origin = try NginxOrigin(
+      serving: GTKTestPaths.samples,
+      extraConfiguration: "location /slow/ { alias \(GTKTestPaths.samples.path)/; limit_rate 48k; }\n")
+    defer { origin.stop() }
+    var environment = display.environment
+    environment["MAGPIE_PROBE_ARTIFACTS"] = GTKTestPaths.artifacts.appendingPathComponent("widgets").path
+    let run = try ProbeRun.run(
+      "magpie-gtk-probe", ["picture-shows-preview", GTKTestPaths.samples.path, origin.url("/").absoluteString],
+      environment: environment)
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.lines(prefixed: "ok ") == ["picture-shows-preview"], "\(run.output)")
+  }
 }

@@ -29,13 +29,23 @@ final class NginxOrigin: @unchecked Sendable {
 
   /// Starts nginx serving `root`; with `tls`, over HTTPS with a
   /// self-signed certificate.
-  init(serving root: URL, tls: Bool = false) throws {
+  init(serving root: URL, tls: Bool = false, extraConfiguration: String? = nil) throws {
     self.root = root
     scheme = tls ? "https" : "http"
     let script = GTKTestPaths.repositoryRoot.appendingPathComponent("Scripts/origin/nginx-origin.sh")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = [script.path, root.path] + (tls ? ["--tls"] : [])
+    var extraFile: URL?
+    defer { extraFile.map { try? FileManager.default.removeItem(at: $0) } }
+    if let extraConfiguration {
+      // Directives for the server block (see nginx-origin.sh --conf), which
+      // the script copies into its work folder as it starts.
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-nginx-\(UUID().uuidString).conf")
+      try extraConfiguration.write(to: file, atomically: true, encoding: .utf8)
+      process.arguments! += ["--conf", file.path]
+      extraFile = file
+    }
     let input = Pipe()
     let output = Pipe()
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent("magpie-nginx-\(UUID().uuidString).err")
