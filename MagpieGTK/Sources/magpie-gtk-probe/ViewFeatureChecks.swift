@@ -57,7 +57,7 @@ enum ViewFeatureChecks {
   }
 
   /// A 240x180 cell decodes a 1600x1067 photo at 240x176 (never more
-  /// pixels than it shows); grown to 400x300 it loads once at 400x288,
+  /// pixels than it shows); grown to 400x300 it loads once at 400x296,
   /// and keeps that when its size request shrinks.
   static func loadsAtItsSize(_ context: ProbeContext) -> String? {
     let view = PictureView()
@@ -76,7 +76,7 @@ enum ViewFeatureChecks {
     guard held == PixelSize(width: 240 * scale, height: 176 * scale) else { return "a 240x180 cell holds \(held)" }
     gtk_widget_set_size_request(view.widget, 400, 300)
     GTKMainLoop.iterate(until: { view.shownImage?.pixelSize.width == 400 * scale })
-    guard view.shownImage?.pixelSize == PixelSize(width: 400 * scale, height: 288 * scale) else {
+    guard view.shownImage?.pixelSize == PixelSize(width: 400 * scale, height: 296 * scale) else {
       return "grown to 400x300 it holds \(String(describing: view.shownImage?.pixelSize))"
     }
     // Its natural size is now its image's, so the allocation stays; the

@@ -1,13 +1,13 @@
 /// The size a size-aware load asks for (see
 /// ``ImageBinding/loadsAtDisplaySize``): the target's pixel size rounded
-/// down to a multiple of ``step`` on each axis, so that widgets a few
+/// down to a multiple of ``step`` on each axis (at most 7 pixels short), so that widgets a few
 /// pixels apart share one request key (and one cached image), and a
 /// resize within a step loads nothing. Rounding down keeps what a target
 /// holds at most its own pixels; the last few pixels are the toolkit's to
 /// scale.
 struct DisplaySizeBucket: Equatable {
   /// The rounding step, in pixels.
-  static let step = 16
+  static let step = 8
 
   /// The size asked for.
   let size: PixelSize

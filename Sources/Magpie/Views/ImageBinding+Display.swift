@@ -10,7 +10,7 @@ extension ImageBinding {
   /// Whether loads ask for the target's size: a request that names no
   /// size or processors of its own gets the target's
   /// ``ImageDisplayTarget/displayPixelSize``, rounded down to a multiple
-  /// of 16 pixels on each axis, as a fitting
+  /// of 8 pixels on each axis, as a fitting
   /// ``ImageProcessors/Downsampling`` or a filling
   /// ``ImageProcessors/Resizing`` (as ``ImageDisplayTarget/displayContentMode``
   /// says). A 240x180 cell thus decodes a large photo at 240x176, and
@@ -25,7 +25,7 @@ extension ImageBinding {
   /// Tells the binding that the target's display size changed: when it
   /// grew past the size its image under `operationKey` was loaded for, the
   /// image loads again at the new size (once: a shrink, or growth within
-  /// the 16-pixel rounding, loads nothing). The reload keeps the image
+  /// the 8-pixel rounding, loads nothing). The reload keeps the image
   /// shown until the larger one replaces it at once, and calls no
   /// completion. Whether a reload started.
   @discardableResult

@@ -16,23 +16,8 @@ import Testing
   }
 
   @Test func progressiveLoadDeliversPartialImagesBeforeTheFinalOne() async throws {
-    // A photo-like progressive JPEG, split at each start of scan.
-    var bytes = [UInt8]()
-    for y in 0..<192 {
-      for x in 0..<256 { bytes += [UInt8((x * 3 + y) % 256), UInt8((x ^ y) % 256), UInt8((y * 5) % 256), 255] }
-    }
-    let photo = Image(pixels: PixelBuffer(width: 256, height: 192, straightRGBA: bytes))
-    let jpeg = try CoderRegistry.shared.encode(photo, as: .jpeg, options: EncodeOptions(quality: 90, progressive: true))
-    let raw = [UInt8](jpeg)
-    var cuts: [Int] = []
-    for index in 0..<(raw.count - 1) where raw[index] == 0xFF && raw[index + 1] == 0xDA { cuts.append(index) }
-    #expect(cuts.count >= 4)
-    var chunks: [Data] = []
-    var start = 0
-    for cut in cuts.dropFirst() + [raw.count] {
-      chunks.append(Data(raw[start..<cut]))
-      start = cut
-    }
+    let chunks = try ScanChunkedJPEG.progressiveChunks()
+    #expect(chunks.count >= 4)
     loader.script(url("progressive.jpg"), .respondInChunks(chunks: chunks))
     loader.paceChunks()
     let manager = try manager()

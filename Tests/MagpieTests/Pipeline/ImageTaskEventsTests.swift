@@ -26,32 +26,12 @@ import Testing
       Image(pixels: PixelBuffer(width: width, height: height, straightRGBA: bytes)), as: .png)
   }
 
-  /// A progressive JPEG split at each start of scan.
-  private func progressiveChunks() throws -> [Data] {
-    var bytes = [UInt8]()
-    for y in 0..<192 {
-      for x in 0..<256 { bytes += [UInt8((x * 3 + y) % 256), UInt8((x ^ y) % 256), UInt8((y * 5) % 256), 255] }
-    }
-    let photo = Image(pixels: PixelBuffer(width: 256, height: 192, straightRGBA: bytes))
-    let raw = [UInt8](
-      try CoderRegistry.shared.encode(photo, as: .jpeg, options: EncodeOptions(quality: 90, progressive: true)))
-    var cuts: [Int] = []
-    for index in 0..<(raw.count - 1) where raw[index] == 0xFF && raw[index + 1] == 0xDA { cuts.append(index) }
-    var chunks: [Data] = []
-    var start = 0
-    for cut in cuts.dropFirst() + [raw.count] {
-      chunks.append(Data(raw[start..<cut]))
-      start = cut
-    }
-    return chunks
-  }
-
   private func completion(of task: ImageTask) async throws(MagpieError) -> ImageResult {
     try await task.response
   }
 
   @Test func eventsOfAProgressiveLoadComeInOrderAndEndWithTheFinalImage() async throws {
-    let chunks = try progressiveChunks()
+    let chunks = try ScanChunkedJPEG.progressiveChunks()
     #expect(chunks.count >= 3)
     loader.script(url("p.jpg"), .respondInChunks(chunks: chunks))
     loader.paceChunks()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Magpie
 
-/// Size-aware loads: a target's display size, rounded down to 16-pixel
+/// Size-aware loads: a target's display size, rounded down to 8-pixel
 /// buckets, becomes the request's size; a grown target reloads once, a
 /// shrunk one or one grown within its bucket does not.
 @Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct ImageBindingDisplaySizeTests: ImageManagerFixture {
@@ -40,7 +40,7 @@ import Testing
     let fitting = sizedView(250, 250, mode: .fit)
     let fitted = await load(url("big.png"), into: fitting, manager: manager)
     #expect(
-      fitted.map { PixelSize(width: $0.pixels.width, height: $0.pixels.height) } == PixelSize(width: 240, height: 160))
+      fitted.map { PixelSize(width: $0.pixels.width, height: $0.pixels.height) } == PixelSize(width: 248, height: 165))
     // Off: full size.
     let plain = FakeImageView()
     plain.pixelSize = PixelSize(width: 240, height: 180)
@@ -54,13 +54,13 @@ import Testing
     let first = sizedView(240, 180, mode: .fill)
     _ = await load(url("photo.png"), into: first, manager: manager)
     // A cell a few pixels bigger is in the same bucket: a memory hit.
-    let second = sizedView(250, 190, mode: .fill)
+    let second = sizedView(246, 183, mode: .fill)
     _ = await load(url("photo.png"), into: second, manager: manager)
     #expect(second.events == [.image(TaggedImages.tag(second.shown!), .none), .layout])
     #expect(loader.requests.count == 1)
 
     // Growing within the bucket, or shrinking, loads nothing.
-    first.pixelSize = PixelSize(width: 255, height: 191)
+    first.pixelSize = PixelSize(width: 247, height: 183)
     #expect(!first.magpie.displaySizeDidChange())
     first.pixelSize = PixelSize(width: 100, height: 80)
     #expect(!first.magpie.displaySizeDidChange())
@@ -75,7 +75,7 @@ import Testing
     await first.layouts.wait(for: 2)
     #expect(
       first.shown.map { PixelSize(width: $0.pixels.width, height: $0.pixels.height) }
-        == PixelSize(width: 400, height: 288))
+        == PixelSize(width: 400, height: 296))
     #expect(first.events == [.image(TaggedImages.tag(first.shown!), .none), .layout])
     #expect(first.indicator.starts == 1)
     #expect(!first.magpie.displaySizeDidChange())
@@ -102,14 +102,14 @@ import Testing
     #expect(loader.requests.count == 2)
   }
 
-  @Test func bucketsRoundDownToSixteenPixelsAndCompareOnEitherAxis() {
+  @Test func bucketsRoundDownToEightPixelsAndCompareOnEitherAxis() {
     let bucket = DisplaySizeBucket(containing: PixelSize(width: 240, height: 180), mode: .fill)
     #expect(bucket.size == PixelSize(width: 240, height: 176))
     #expect(
-      DisplaySizeBucket(containing: PixelSize(width: 5, height: 3), mode: .fit).size == PixelSize(width: 16, height: 16)
+      DisplaySizeBucket(containing: PixelSize(width: 5, height: 3), mode: .fit).size == PixelSize(width: 8, height: 8)
     )
-    #expect(!bucket.isSmaller(than: DisplaySizeBucket(containing: PixelSize(width: 255, height: 191), mode: .fill)))
-    #expect(bucket.isSmaller(than: DisplaySizeBucket(containing: PixelSize(width: 240, height: 192), mode: .fill)))
-    #expect(bucket.isSmaller(than: DisplaySizeBucket(containing: PixelSize(width: 256, height: 100), mode: .fill)))
+    #expect(!bucket.isSmaller(than: DisplaySizeBucket(containing: PixelSize(width: 247, height: 183), mode: .fill)))
+    #expect(bucket.isSmaller(than: DisplaySizeBucket(containing: PixelSize(width: 240, height: 184), mode: .fill)))
+    #expect(bucket.isSmaller(than: DisplaySizeBucket(containing: PixelSize(width: 248, height: 100), mode: .fill)))
   }
 }

@@ -13,38 +13,13 @@ import Testing
     parts = try ImageManagerFixtureParts()
   }
 
-  /// A photo-like 256x192 JPEG, progressive or baseline.
-  private func jpeg(progressive: Bool) throws -> [UInt8] {
-    var bytes = [UInt8]()
-    for y in 0..<192 {
-      for x in 0..<256 { bytes += [UInt8((x * 3 + y) % 256), UInt8((x ^ y) % 256), UInt8((y * 5) % 256), 255] }
-    }
-    let photo = Image(pixels: PixelBuffer(width: 256, height: 192, straightRGBA: bytes))
-    return [UInt8](
-      try CoderRegistry.shared.encode(photo, as: .jpeg, options: EncodeOptions(quality: 90, progressive: progressive)))
-  }
-
-  /// `raw` cut before each start of scan after the first: chunk 1 holds
-  /// the first scan's start only, and each later chunk completes one scan.
-  private func scanChunks(_ raw: [UInt8]) -> [Data] {
-    var cuts: [Int] = []
-    for index in 0..<(raw.count - 1) where raw[index] == 0xFF && raw[index + 1] == 0xDA { cuts.append(index) }
-    var chunks: [Data] = []
-    var start = 0
-    for cut in cuts.dropFirst() + [raw.count] {
-      chunks.append(Data(raw[start..<cut]))
-      start = cut
-    }
-    return chunks
-  }
-
   /// Events other than layouts.
   @MainActor private func shown(_ view: FakeImageView) -> [FakeImageView.Event] {
     view.events.filter { $0 != .layout }
   }
 
   @MainActor @Test func eachScanShowsAPreviewWithoutTransitionThenTheFinalImageWithIt() async throws {
-    let chunks = scanChunks(try jpeg(progressive: true))
+    let chunks = try ScanChunkedJPEG.progressiveChunks()
     #expect(chunks.count >= 4)
     loader.script(url("p.jpg"), .respondInChunks(chunks: chunks))
     loader.paceChunks()
@@ -73,7 +48,7 @@ import Testing
   }
 
   @MainActor @Test func aDisabledPolicyShowsNoPreviews() async throws {
-    let chunks = scanChunks(try jpeg(progressive: true))
+    let chunks = try ScanChunkedJPEG.progressiveChunks()
     loader.script(url("d.jpg"), .respondInChunks(chunks: chunks))
     let view = FakeImageView()
     view.magpie.previewPolicy = .disabled
@@ -87,7 +62,7 @@ import Testing
   }
 
   @MainActor @Test func aBaselineJPEGHasNoScansToPreview() async throws {
-    let raw = try jpeg(progressive: false)
+    let raw = try ScanChunkedJPEG.bytes(progressive: false)
     let quarter = raw.count / 4
     let chunks = (0..<4).map { Data(raw[($0 * quarter)..<($0 == 3 ? raw.count : ($0 + 1) * quarter)]) }
     loader.script(url("b.jpg"), .respondInChunks(chunks: chunks))
