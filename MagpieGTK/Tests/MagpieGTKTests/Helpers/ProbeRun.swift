@@ -16,14 +16,28 @@ struct ProbeRun {
     }
   }
 
+  /// The child's peak resident memory in bytes (GNU time's `%M`, the
+  /// kernel's high-water mark of what `ps` shows as RSS), for a run made
+  /// with `measuringPeakMemory`.
+  var peakResidentBytes: Int? { lines(prefixed: "peak-rss-kb ").last.flatMap { Int($0) }.map { $0 << 10 } }
+
   /// Runs `executable` (a product beside the test bundle) with `arguments`
-  /// in `environment` (the test's own when `nil`) and waits for it to exit.
-  static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
-    -> ProbeRun
-  {
+  /// in `environment` (the test's own when `nil`) and waits for it to exit;
+  /// with `measuringPeakMemory`, under `/usr/bin/time` (Debian's `time`,
+  /// which `make test` installs) for ``peakResidentBytes``.
+  static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    measuringPeakMemory: Bool = false
+  ) throws -> ProbeRun {
     let process = Process()
-    process.executableURL = GTKTestPaths.products.appendingPathComponent(executable)
-    process.arguments = arguments
+    let path = GTKTestPaths.products.appendingPathComponent(executable)
+    if measuringPeakMemory {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+      process.arguments = ["-f", "peak-rss-kb %M", path.path] + arguments
+    } else {
+      process.executableURL = path
+      process.arguments = arguments
+    }
     if let environment { process.environment = environment }
     let output = Pipe()
     process.standardOutput = output
