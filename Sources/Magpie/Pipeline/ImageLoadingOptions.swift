@@ -74,4 +74,8 @@ public struct ImageLoadingOptions: OptionSet, Sendable, Hashable {
   /// private cache (see ``HTTPCaching``), when the manager's
   /// ``ImageManager/Configuration/httpCaching`` is off.
   public static let followHTTPCaching = ImageLoadingOptions(rawValue: 1 << 17)
+  /// Deliver the thumbnail a camera stored in a JPEG's EXIF block as a
+  /// partial image as soon as it has arrived (Nuke's `.thumbnail` preview
+  /// policy), turned as the main image is; nothing for images without one.
+  public static let embeddedThumbnailPreview = ImageLoadingOptions(rawValue: 1 << 18)
 }

@@ -23,7 +23,8 @@ extension ImageManager {
       source: keys.source, transfer: transfer, fromCache: sources.cache, access: keys.access,
       fromSource: sources.source,
       // Bytes a transformer has yet to turn into an image make no preview.
-      progressive: request.options.contains(.progressiveLoad) && keys.hooks.transformers.isEmpty,
+      progressive: !request.options.isDisjoint(with: [.progressiveLoad, .embeddedThumbnailPreview])
+        && keys.hooks.transformers.isEmpty,
       hooks: keys.hooks.key, downloader: ObjectIdentifier(keys.downloader))
   }
 

@@ -39,7 +39,9 @@ extension ImageManager {
         {
           return (existing, id, false)
         }
-        let job = LoadJob(request: request, keys: keys) { [weak self] data, job in self?.decodePartial(data, job: job) }
+        let job = LoadJob(request: request, keys: keys) { [weak self] data, source, job in
+          self?.decodePartial(data, source: source, job: job)
+        }
         jobs[key] = job
         // A new job is open: the join cannot fail.
         return (job, job.joinHoldingLock(subscriber, priority: priority, deferred: &deferred) ?? 0, true)

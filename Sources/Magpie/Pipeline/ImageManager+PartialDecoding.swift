@@ -1,10 +1,11 @@
 import Foundation
 
 extension ImageManager {
-  /// Decodes what has arrived of a progressive JPEG (`job` saw a new scan
-  /// in it), runs `job`'s processors over it and hands the partial image
-  /// to the job's subscribers.
-  func decodePartial(_ data: Data, job: LoadJob) {
+  /// Decodes a preview (what has arrived of a progressive JPEG, in which
+  /// `job` saw a new scan, or the thumbnail embedded in it), runs `job`'s
+  /// processors over it and hands the partial image to the job's
+  /// subscribers.
+  func decodePartial(_ data: Data, source: PreviewSource, job: LoadJob) {
     let request = job.request
     let registry = configuration.registry
     var options = decodeOptions(for: request, keepingOriginal: false)
@@ -12,13 +13,16 @@ extension ImageManager {
     options.firstFrameOnly = true
     Task.detached { [self] in
       // Partial passes are previews: decode them small unless the request
-      // already names a size.
-      if options.targetSize == nil, let info = try? registry.info(of: data) {
+      // already names a size (a thumbnail is small already).
+      if source == .scans, options.targetSize == nil, let info = try? registry.info(of: data) {
         options.targetSize = PixelSize(width: max(1, info.size.width / 4), height: max(1, info.size.height / 4))
       }
       let decodeOptions = options
       var image = try? await decodeLimiter.run { () throws(MagpieError) in
         try registry.decode(data, options: decodeOptions)
+      }
+      if case .embeddedThumbnail(_, let orientation) = source, orientation != .up, let thumbnail = image {
+        image = Image(pixels: thumbnail.pixels.applying(orientation), scale: thumbnail.scale)
       }
       if var partial = image {
         partial.isPartial = true

@@ -26,6 +26,9 @@ final class LoadJob: StageEventSink {
     /// Whether the bytes received are all the server said it would send:
     /// the final decode follows, so a preview of them would come too late.
     var bodyComplete = false
+    /// Whether the embedded thumbnail was looked for to the end (shown, or
+    /// known to be absent).
+    var thumbnailSearched = false
     /// What the job waits in now (the shared decode stage, or a
     /// processing slot), which follows its priority.
     var dependency: StageDependency?
@@ -39,9 +42,11 @@ final class LoadJob: StageEventSink {
   private let state: EngineGuarded<State>
   /// Starts a partial decode of the bytes so far (the job has checked a
   /// new scan is in); run once the engine lock is released.
-  private let previews: @Sendable (Data, LoadJob) -> Void
+  private let previews: @Sendable (Data, PreviewSource, LoadJob) -> Void
 
-  init(request: ImageRequest, keys: LoadKeys, previews: @escaping @Sendable (Data, LoadJob) -> Void) {
+  init(
+    request: ImageRequest, keys: LoadKeys, previews: @escaping @Sendable (Data, PreviewSource, LoadJob) -> Void
+  ) {
     self.request = request
     self.keys = keys
     self.previews = previews
@@ -143,26 +148,46 @@ final class LoadJob: StageEventSink {
         }
       }
     case .data(let data):
-      guard data.withUnsafeBytes({ shouldDecodePartial($0) }) else { return }
-      deliveries.append { [previews] in previews(data, self) }
+      guard let source = data.withUnsafeBytes({ nextPreview($0) }) else { return }
+      if case .embeddedThumbnail(let range, _) = source {
+        // Offsets count from the bytes' start; a `Data` slice's indices may not.
+        let bytes = data.subdata(in: (data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound))
+        deliveries.append { [previews] in previews(bytes, source, self) }
+      } else {
+        deliveries.append { [previews] in previews(data, source, self) }
+      }
     }
   }
 
-  /// Whether a partial decode should start for `data`: a progressive JPEG
-  /// with a scan more than last shown complete, someone listening, no
-  /// partial decode already running, and bytes still to come. Marks one as running when it says yes.
-  private func shouldDecodePartial(_ data: UnsafeRawBufferPointer) -> Bool {
+  /// The preview to decode from `data`, if one should start: the embedded
+  /// thumbnail once it has arrived (``ImageLoadingOptions/embeddedThumbnailPreview``),
+  /// or a progressive JPEG's scans with one more complete than last shown
+  /// (``ImageLoadingOptions/progressiveLoad``); only while someone listens,
+  /// no partial decode runs and bytes are still to come. Marks one as
+  /// running when it gives one.
+  private func nextPreview(_ data: UnsafeRawBufferPointer) -> PreviewSource? {
     state.withHeldLock { state in
       guard !state.partialDecodeRunning, !state.bodyComplete,
         state.machine.subscribers.contains(where: { $0.partialImage != nil || $0.task.wantsPartialImages })
-      else { return false }
+      else { return nil }
+      if request.options.contains(.embeddedThumbnailPreview), !state.thumbnailSearched {
+        switch EXIFThumbnailLocator.locate(in: data) {
+        case .needsMoreData: return nil
+        case .absent: state.thumbnailSearched = true
+        case .found(let range, let orientation):
+          state.thumbnailSearched = true
+          state.partialDecodeRunning = true
+          return .embeddedThumbnail(range, orientation)
+        }
+      }
+      guard request.options.contains(.progressiveLoad) else { return nil }
       state.progressiveScanner.update(with: data)
       guard state.progressiveScanner.isProgressive == true,
         state.progressiveScanner.completeScans > state.partialScansShown
-      else { return false }
+      else { return nil }
       state.partialScansShown = state.progressiveScanner.completeScans
       state.partialDecodeRunning = true
-      return true
+      return .scans
     }
   }
 

@@ -131,8 +131,8 @@ struct ImageLoadBinder {
     }
     // Previews come without a transition, and never after the final image.
     var preview: (@MainActor (Image) -> Void)?
-    if load.previews == .incremental, !load.isResizeReload, !load.options.contains(.avoidAutoSetImage) {
-      request.options.insert(.progressiveLoad)
+    if load.previews != .disabled, !load.isResizeReload, !load.options.contains(.avoidAutoSetImage) {
+      request.options.insert(load.previews == .thumbnail ? .embeddedThumbnailPreview : .progressiveLoad)
       preview = { [weak state] image in
         guard let state, state.isCurrent(token, forKey: key) else { return }
         hooks.showImage(image, .none)

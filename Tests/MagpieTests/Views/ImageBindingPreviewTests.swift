@@ -75,4 +75,33 @@ import Testing
     #expect(shown(view).count == 2)
     #expect(!shown(view).contains(.preview(.none)))
   }
+
+  @MainActor @Test func aThumbnailPolicyShowsTheEmbeddedThumbnailTurnedBeforeTheImage() async throws {
+    let (jpeg, exifEnd) = try EXIFThumbnailJPEG.bytes(orientation: 6)
+    loader.script(
+      url("t.jpg"), .respondInChunks(chunks: [Data(jpeg[..<exifEnd]), Data(jpeg[exifEnd...])]))
+    loader.paceChunks()
+    let view = FakeImageView()
+    view.magpie.previewPolicy = .thumbnail
+    view.magpie.transition = .fade(.milliseconds(100))
+    let done = AsyncCounter()
+    var final: Image?
+    view.magpie.setImage(with: url("t.jpg"), placeholder: placeholder, manager: try manager()) {
+      final = try? $0.get().image
+      done.increment()
+    }
+    loader.allowChunks(1)
+    await view.previewsShown.wait(for: 1)
+    // The red 32x24 thumbnail, turned as the blue image is (orientation 6).
+    let preview = try #require(view.shown)
+    #expect(preview.pixels.width == 24 && preview.pixels.height == 32)
+    let pixel = preview.pixels[12, 16]
+    #expect(pixel.x > 200 && pixel.z < 60)
+    loader.allowChunks(1)
+    await done.wait(for: 1)
+    let image = try #require(final)
+    #expect(image.pixels.width == 192 && image.pixels.height == 256 && image.pixels[96, 128].z > 200)
+    #expect(
+      shown(view) == [.placeholder(900), .preview(.none), .image(TaggedImages.tag(image), .fade(.milliseconds(100)))])
+  }
 }
