@@ -42,4 +42,19 @@ import Testing
     let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + [0xFF, 0xDA]
     #expect(locate(bytes) == .absent)
   }
+
+  @Test func damagedBlocksNeverReachOutsideTheBytes() throws {
+    let (jpeg, exifEnd) = try EXIFThumbnailJPEG.bytes()
+    var generator = SplitMix64(seed: 37)
+    for _ in 0..<2_000 {
+      var bytes = Array(jpeg[..<exifEnd])
+      for _ in 0..<Int.random(in: 1...6, using: &generator) {
+        bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+      }
+      let cut = Int.random(in: 0...bytes.count, using: &generator)
+      if case .found(let range, _) = locate(bytes.prefix(cut)) {
+        #expect(range.lowerBound >= 0 && range.upperBound <= cut)
+      }
+    }
+  }
 }
