@@ -27,6 +27,7 @@ final class GalleryCell {
     self.manager = manager
     gtk_widget_set_size_request(view.widget, Self.side, Self.side)
     view.magpie.transition = .fade(.milliseconds(120))
+    view.magpie.failureImage = Self.errorImage
   }
 
   /// Loads `url` (a new item scrolled in); with `loading` false only
@@ -45,16 +46,14 @@ final class GalleryCell {
       completion: { [weak self] result in self?.finished(result) })
   }
 
-  /// The request a cell makes: the image cut to the cell's size, as the
-  /// picture covers it (JPEG and WebP shrink while decoding, which costs
-  /// far less than resampling after), so a bound cell and the memory cache
-  /// hold cell-sized pixels, not the photo's; animations decode their
-  /// frames while they play, into a bounded buffer, not all at once.
+  /// The request a cell makes: the URL, with animations decoding their
+  /// frames while they play, into a bounded buffer, not all at once. The
+  /// picture asks for its own size (size-aware loads): the image cut to
+  /// the cell as the picture covers it (JPEG and WebP shrink while
+  /// decoding), so a bound cell and the memory cache hold cell-sized
+  /// pixels, not the photo's.
   static func request(_ url: URL) -> ImageRequest {
-    let side = Int(Self.side)
-    let size = PixelSize(width: side, height: side)
-    return ImageRequest(
-      url: url, processors: [ImageProcessors.Resizing(size: size, mode: .fill)], options: [.decodeFramesOnDemand])
+    ImageRequest(url: url, options: [.decodeFramesOnDemand])
   }
 
   /// Loads the URL bound without loading.
@@ -81,8 +80,7 @@ final class GalleryCell {
     case .failure(let error) where error.code == .cancelled:
       break
     case .failure:
-      stats.failed += 1
-      view.display(Self.errorImage)
+      stats.failed += 1  // the binding shows the failure image
     }
     stats.changed()
   }

@@ -47,6 +47,14 @@ struct GalleryUITest {
           max($0, $1.view.shownImage?.pixelSize.pixelCount ?? 0)
         },
         "cellPixels": Int(GalleryCell.side) * Int(GalleryCell.side),
+        // Size-aware loads: no still cell holds more pixels than its
+        // allocation times its scale factor.
+        "stillCellsOverAllocation": gallery.cells.values.filter { cell in
+          guard !cell.isAnimated, let shown = cell.view.shownImage?.pixelSize,
+            let allocation = cell.view.displayPixelSize
+          else { return false }
+          return shown.pixelCount > allocation.pixelCount
+        }.count,
         "memoryCacheBytes": gallery.memoryCacheBytes,
         "seconds": Self.seconds(ContinuousClock.now - begin),
       ])

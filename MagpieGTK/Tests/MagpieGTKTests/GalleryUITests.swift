@@ -100,8 +100,8 @@ import Testing
       // That bound has room for a cache over its limit (the gallery's
       // whole image set is about 115 MB): the cache's own count must not.
       #expect((pass["memoryCacheBytes"] ?? .max) <= limit)
-      // Cells hold cell-sized pixels (the request resizes), not the photos'.
-      #expect((pass["largestShownStillPixels"] ?? .max) <= (pass["cellPixels"] ?? 0))
+      // Cells hold cell-sized pixels (size-aware loads), not the photos'.
+      #expect(pass["stillCellsOverAllocation"] == 0)
     }
     print(
       "gallery baseline by kind (MB): \((report["baselineBreakdown"] as? [String: Int] ?? [:]).mapValues { $0 >> 20 })")
