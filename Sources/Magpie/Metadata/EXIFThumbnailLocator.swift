@@ -50,35 +50,20 @@ enum EXIFThumbnailLocator {
 
   /// IFD1's thumbnail range within TIFF bytes, when it is a whole JPEG
   /// inside them.
-  private static func thumbnail(inTIFF tiff: UnsafeRawBufferPointer) -> Range<Int>? {
-    guard tiff.count >= 8 else { return nil }
-    let littleEndian: Bool
-    switch (tiff[0], tiff[1]) {
-    case (0x49, 0x49): littleEndian = true
-    case (0x4D, 0x4D): littleEndian = false
-    default: return nil
-    }
-    func u16(_ at: Int) -> Int? {
-      guard at >= 0, at + 2 <= tiff.count else { return nil }
-      return littleEndian ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
-    }
-    func u32(_ at: Int) -> Int? {
-      guard let a = u16(at), let b = u16(at + 2) else { return nil }
-      return littleEndian ? a | b << 16 : a << 16 | b
-    }
-    guard u16(2) == 42, let ifd0 = u32(4), let count0 = u16(ifd0), let ifd1 = u32(ifd0 + 2 + count0 * 12),
-      ifd1 > 0, let count1 = u16(ifd1)
+  private static func thumbnail(inTIFF bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+    guard let tiff = TIFFBytes(bytes), let ifd0 = tiff.firstIFD, let count0 = tiff.u16(ifd0),
+      let ifd1 = tiff.u32(ifd0 + 2 + count0 * 12), ifd1 > 0, let count1 = tiff.u16(ifd1)
     else { return nil }
     var offset: Int?
     var length: Int?
     for index in 0..<count1 {
       let entry = ifd1 + 2 + index * 12
-      guard let tag = u16(entry) else { return nil }
-      if tag == 0x0201 { offset = u32(entry + 8) }
-      if tag == 0x0202 { length = u32(entry + 8) }
+      guard let tag = tiff.u16(entry) else { return nil }
+      if tag == 0x0201 { offset = tiff.u32(entry + 8) }
+      if tag == 0x0202 { length = tiff.u32(entry + 8) }
     }
-    guard let offset, let length, length > 4, offset + length <= tiff.count,
-      tiff[offset] == 0xFF, tiff[offset + 1] == 0xD8
+    guard let offset, let length, length > 4, offset + length <= bytes.count,
+      bytes[offset] == 0xFF, bytes[offset + 1] == 0xD8
     else { return nil }
     return offset..<(offset + length)
   }
