@@ -2,10 +2,10 @@
 /// `JPEGInterchangeFormat` and its length) in the bytes of a JPEG that
 /// have arrived so far: what the `.thumbnail` preview policy shows while
 /// the rest downloads. Every offset is bounds-checked; a lying block finds
-/// nothing.
-enum EXIFThumbnailLocator {
+/// nothing. Package-visible for the fuzz harness.
+package enum EXIFThumbnailLocator {
   /// What the bytes so far say.
-  enum Outcome: Equatable {
+  package enum Outcome: Equatable {
     /// The thumbnail's bytes (a whole JPEG) and the main image's
     /// orientation, which the thumbnail shares.
     case found(Range<Int>, ImageOrientation)
@@ -17,7 +17,7 @@ enum EXIFThumbnailLocator {
   }
 
   /// Looks through the segments before the first scan of `bytes`.
-  static func locate(in bytes: UnsafeRawBufferPointer) -> Outcome {
+  package static func locate(in bytes: UnsafeRawBufferPointer) -> Outcome {
     guard bytes.count >= 2 else { return .needsMoreData }
     guard bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .absent }
     var position = 2
