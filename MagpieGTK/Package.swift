@@ -4,12 +4,15 @@ import PackageDescription
 
 // GTK's pkg-config file names its dependencies' flags, and SwiftPM warns
 // on every build about those it drops (`-pthread`, `-msse2`...). SwiftPM
-// also takes a .pc file's absolute path in place of a name, so the
-// manifest asks pkg-config for GTK's include paths and libraries and
-// writes them into a .pc file of its own, with nothing to drop. Without
-// pkg-config (or GTK) it names gtk4 as usual, which says what to install.
+// also takes a .pc file's absolute path in place of a name, so
+// Sources/CGTK4/gtk4-magpie.pc lists GTK's include directories and
+// libraries on Debian and Ubuntu with nothing to drop. The manifest names
+// it when pkg-config's answer for gtk4 is covered by it, and gtk4
+// otherwise (another distribution: the warning, and a build that works).
+// It only reads: SwiftPM caches a manifest's result, so a file the
+// manifest wrote could be missing from a fresh clone at the same path.
 func gtkPkgConfig() -> String {
-  func pkgConfig(_ arguments: [String]) -> String? {
+  func pkgConfig(_ arguments: [String]) -> [String]? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["pkg-config"] + arguments
@@ -20,21 +23,18 @@ func gtkPkgConfig() -> String {
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return nil }
-    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
   }
-  guard let includes = pkgConfig(["--cflags-only-I", "gtk4"]), let libraries = pkgConfig(["--libs", "gtk4"]) else {
-    return "gtk4"
-  }
-  let file = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent(".gtk4-flags.pc")
-  let contents = "Name: gtk4-flags\nDescription: GTK 4\nVersion: 4\nCflags: \(includes)\nLibs: \(libraries)\n"
-  if (try? String(contentsOf: file, encoding: .utf8)) != contents {
-    guard (try? contents.write(to: file, atomically: true, encoding: .utf8)) != nil else { return "gtk4" }
-  }
-  return file.path
+  let file = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Sources/CGTK4/gtk4-magpie.pc")
+  guard let includes = pkgConfig(["--cflags-only-I", "gtk4"]), let libraries = pkgConfig(["--libs", "gtk4"]),
+    let contents = try? String(contentsOf: file, encoding: .utf8)
+  else { return "gtk4" }
+  let listed = Set(
+    contents.split(separator: "\n").filter { $0.hasPrefix("Cflags:") || $0.hasPrefix("Libs:") }
+      .flatMap { $0.split(separator: " ").dropFirst().map(String.init) })
+  return Set(includes + libraries).isSubset(of: listed) ? file.path : "gtk4"
 }
 
-// The GTK 4 binding lives in its own package so the core builds without GTK;
-// it takes the core from the repository root by path.
 let package = Package(
   name: "MagpieGTK",
   products: [
