@@ -149,6 +149,20 @@ let optionalCoders: [OptionalCoder] = [
       .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
       .target(name: "MagpieRedis", dependencies: ["Magpie", "CHiredis", "CDeflate"]),
     ]),
+  // Not a coder: `magpie serve`, the pipeline behind an HTTP port, on GNU
+  // libmicrohttpd (Debian libmicrohttpd-dev): its epoll thread pool,
+  // keep-alive and connection suspend/resume. CMagpieHTTPD holds the calls
+  // Swift cannot make (MHD_start_daemon is variadic).
+  OptionalCoder(
+    key: "serve", header: "microhttpd.h", module: "MagpieServer",
+    targets: [
+      .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+      .target(name: "CMagpieHTTPD", dependencies: ["CMicroHTTPD"]),
+      .target(
+        name: "MagpieServer",
+        dependencies: ["Magpie", "COpenSSL", "CMicroHTTPD", "CMagpieHTTPD"]
+          + (builds("redis", header: "hiredis/hiredis.h") ? ["MagpieRedis"] : [])),
+    ]),
 ].filter { builds($0.key, header: $0.header) }
 let optionalModules = optionalCoders.map { Target.Dependency(stringLiteral: $0.module) }
 
