@@ -5,6 +5,15 @@
 #include <netinet/in.h>
 #include <string.h>
 
+/// Leaves the path as the client sent it: a signed path is signed byte for
+/// byte, and a percent-encoded source URL is decoded by the URL parser, not
+/// twice.
+static size_t mp_keep_escapes(void *cls, struct MHD_Connection *connection, char *s) {
+  (void)cls;
+  (void)connection;
+  return strlen(s);
+}
+
 struct MHD_Daemon *mp_httpd_start(const char *host, uint16_t port, unsigned int threads,
                                   unsigned int idle_timeout_s, unsigned int connection_limit,
                                   MHD_AccessHandlerCallback handler, void *handler_cls,
@@ -35,6 +44,7 @@ struct MHD_Daemon *mp_httpd_start(const char *host, uint16_t port, unsigned int 
                           MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                           MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                           MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
+                          MHD_OPTION_UNESCAPE_CALLBACK, mp_keep_escapes, NULL,
                           MHD_OPTION_END);
 }
 

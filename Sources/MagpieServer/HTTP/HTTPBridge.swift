@@ -1,0 +1,130 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// What libmicrohttpd's C callbacks reach: it turns a connection's first
+/// call into a suspended connection and a task running the handler, and
+/// the call after the resume into a queued response. Lives as long as the
+/// server; MHD holds an unretained pointer to it.
+final class HTTPBridge: Sendable {
+  private let handler: HTTPServer.Handler
+  private let state = Mutex(State())
+
+  private struct State {
+    var table = InFlightTable()
+    var pending: [ObjectIdentifier: PendingRequest] = [:]
+    var drainWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  init(handler: @escaping HTTPServer.Handler) { self.handler = handler }
+
+  /// The access handler: `connection`'s request, first call or after a resume.
+  func access(
+    _ connection: OpaquePointer, path: String, method: String,
+    context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  ) -> MHD_Result {
+    if let raw = context.pointee {
+      let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeUnretainedValue()
+      // Called again before the resume (a body arriving): wait on.
+      guard let response = pending.response else { return .YES }
+      return Self.queue(response, on: connection)
+    }
+    let request = HTTPRequest(method: method, path: path, headers: Self.headers(of: connection))
+    let admission = state.withLock { $0.table.begin() }
+    let pending = PendingRequest(counted: admission == .accept)
+    context.pointee = Unmanaged.passRetained(pending).toOpaque()
+    guard admission == .accept else {
+      return Self.queue(
+        .text(503, "shutting down", headers: [("Retry-After", "1"), ("Connection", "close")]), on: connection)
+    }
+    state.withLock { $0.pending[ObjectIdentifier(pending)] = pending }
+    // Suspended before the task starts: the task's resume can never come
+    // first.
+    MHD_suspend_connection(connection)
+    let handle = ConnectionHandle(pointer: connection)
+    let handler = self.handler
+    pending.attach(
+      Task {
+        let response = await handler(request)
+        pending.finish(with: response)
+        handle.resume()
+      })
+    return .YES
+  }
+
+  /// The request-completed callback: the response went out or the
+  /// connection closed.
+  func completed(_ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    guard let raw = context.pointee else { return }
+    context.pointee = nil
+    let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeRetainedValue()
+    guard pending.counted else { return }
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.pending[ObjectIdentifier(pending)] = nil
+      guard state.table.end() else { return [] }
+      defer { state.drainWaiters = [] }
+      return state.drainWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// From now on new requests get a 503.
+  func refuseNewRequests() { state.withLock { _ = $0.table.drain() } }
+
+  /// Refuses new requests and returns when every request in flight has
+  /// been answered.
+  func drain() async {
+    await withCheckedContinuation { continuation in
+      let idle = state.withLock { state -> Bool in
+        let idle = state.table.drain()
+        if !idle { state.drainWaiters.append(continuation) }
+        return idle
+      }
+      if idle { continuation.resume() }
+    }
+  }
+
+  /// Cancels every handler still running (after a drain's grace ran out).
+  func cancelAll() {
+    for pending in state.withLock({ Array($0.pending.values) }) { pending.cancel() }
+  }
+
+  /// How many requests are in flight.
+  var inFlight: Int { state.withLock { $0.table.count } }
+
+  /// MHD_RESPMEM_MUST_COPY (2): the body is copied, so the response's
+  /// `Data` need not outlive the call. (Swift imports the closed C enum
+  /// with case names it cannot spell from the header.)
+  private static let mustCopy = MHD_ResponseMemoryMode(rawValue: 2)!
+
+  private static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    let made = response.body.withUnsafeBytes { bytes in
+      MHD_create_response_from_buffer(
+        bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), Self.mustCopy)
+    }
+    guard let made else { return .NO }
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers where MHD_add_response_header(made, name, value) != .YES {
+      return .NO
+    }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+  }
+
+  private static func headers(of connection: OpaquePointer) -> [String: String] {
+    final class Collected { var fields: [String: String] = [:] }
+    let collected = Collected()
+    let visit: MHD_KeyValueIterator = { cls, _, key, value in
+      guard let cls, let key else { return .YES }
+      let box = Unmanaged<Collected>.fromOpaque(cls).takeUnretainedValue()
+      let name = String(cString: key).lowercased()
+      let text = value.map { String(cString: $0) } ?? ""
+      box.fields[name] = box.fields[name].map { "\($0), \(text)" } ?? text
+      return .YES
+    }
+    withExtendedLifetime(collected) {
+      _ = MHD_get_connection_values(
+        connection, .HEADER_KIND, visit, Unmanaged.passUnretained(collected).toOpaque())
+    }
+    return collected.fields
+  }
+}

@@ -1,0 +1,106 @@
+import CMagpieHTTPD
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on GNU libmicrohttpd: an epoll thread pool accepts
+/// and parses, keeps connections alive, and suspends each connection while
+/// its request waits on ``Handler``, so no thread is held by a slow
+/// transform.
+///
+/// ```swift
+/// let server = try HTTPServer(port: 8080) { request in
+///   .text(200, "hello")
+/// }
+/// // …
+/// await server.shutdown(grace: .seconds(30))
+/// ```
+public final class HTTPServer: Sendable {
+  /// Answers one request.
+  public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+  /// The port it listens on (the one the system chose when 0 was asked).
+  public let port: Int
+  /// The address it listens on.
+  public let host: String
+  private let bridge: HTTPBridge
+  private let daemon: DaemonHandle
+  /// The listening socket MHD gave back when it stopped accepting.
+  private let listener = Mutex<Int32?>(nil)
+
+  /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0:
+  /// any free port) with `threads` network threads; connections idle for
+  /// `idleTimeout` are closed, and at most `connectionLimit` are open at
+  /// once.
+  public init(
+    host: String = "127.0.0.1", port: Int = 0, threads: Int = 2, idleTimeout: Duration = .seconds(30),
+    connectionLimit: Int = 1024, handler: @escaping Handler
+  ) throws(ServeError) {
+    guard (0...65535).contains(port) else { throw ServeError("port \(port) is not 0-65535") }
+    let bridge = HTTPBridge(handler: handler)
+    let context = Unmanaged.passUnretained(bridge).toOpaque()
+    guard
+      let daemon = mp_httpd_start(
+        host, UInt16(port), UInt32(max(1, threads)), UInt32(max(1, idleTimeout.components.seconds)),
+        UInt32(max(1, connectionLimit)), httpAccess, context, httpCompleted, context)
+    else {
+      throw ServeError("cannot listen on \(host):\(port): \(String(cString: strerror(errno)))")
+    }
+    self.bridge = bridge
+    self.daemon = DaemonHandle(pointer: daemon)
+    self.host = host
+    self.port = Int(mp_httpd_port(daemon))
+  }
+
+  /// How many requests are being answered now.
+  public var inFlight: Int { bridge.inFlight }
+
+  /// Stops accepting connections and refuses new requests on open ones
+  /// (503 with `Connection: close`); requests in flight go on. Called
+  /// again, it does nothing.
+  public func stopAccepting() {
+    listener.withLock { listener in
+      guard listener == nil else { return }
+      // Quiescing stops accepting; shutting the socket down as well makes
+      // the kernel refuse connections at once instead of queueing them in
+      // the backlog until they time out. MHD may still touch the
+      // descriptor until it stops, so it is closed only after that.
+      let socket = MHD_quiesce_daemon(daemon.pointer)
+      if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+      listener = socket
+    }
+    bridge.refuseNewRequests()
+  }
+
+  /// Stops accepting (``stopAccepting()``), waits for the requests in
+  /// flight to be answered, at most `grace` (then their handlers are
+  /// cancelled and answer at once), and stops the threads.
+  public func shutdown(grace: Duration) async {
+    stopAccepting()
+    let bridge = self.bridge
+    let watchdog = Task {
+      try? await Task.sleep(for: grace)
+      if !Task.isCancelled { bridge.cancelAll() }
+    }
+    await bridge.drain()
+    watchdog.cancel()
+    MHD_stop_daemon(daemon.pointer)
+    if let socket = listener.withLock({ $0 }), socket >= 0 { close(socket) }
+  }
+}
+
+/// The daemon pointer; MHD's own locks make its calls safe from any thread.
+private struct DaemonHandle: @unchecked Sendable {
+  let pointer: OpaquePointer
+}
+
+private let httpAccess: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, _, context in
+  guard let cls, let connection, let url, let method, let context else { return .NO }
+  return Unmanaged<HTTPBridge>.fromOpaque(cls).takeUnretainedValue().access(
+    connection, path: String(cString: url), method: String(cString: method), context: context)
+}
+
+private let httpCompleted: MHD_RequestCompletedCallback = { cls, _, context, _ in
+  guard let cls, let context else { return }
+  Unmanaged<HTTPBridge>.fromOpaque(cls).takeUnretainedValue().completed(context)
+}
