@@ -9,7 +9,7 @@ import Magpie
 /// option's long or short name, a preset, a different order) give one
 /// canonical string, so they share one cache entry and one ETag.
 public struct TransformOptions: Sendable, Hashable {
-  /// `rs:`/`resize:`, `rt:`, `s:`/`size:`, `w:`, `h:`, `el:`: how to fit
+  /// `rs:`/`resize:`, `rt:`/`resizing_type:`, `s:`/`size:`, `w:`, `h:`, `el:`: how to fit
   /// the image into ``width`` × ``height``.
   public var resizingType: ResizingType = .fit
   /// The target width in CSS pixels (multiplied by ``devicePixelRatio``);
@@ -20,15 +20,21 @@ public struct TransformOptions: Sendable, Hashable {
   /// `el:`/`enlarge:`: whether a source smaller than the target is
   /// enlarged. Default `false`: it is served at its own size.
   public var enlarges = false
+  /// `ex:`/`extend:`, or `rs:`'s fifth argument: whether a result smaller
+  /// than ``width`` × ``height`` is padded out to that size (centred, filled
+  /// as ``padding`` is). Default `false`.
+  public var extends = false
   /// `g:`/`gravity:`: which part of the image a crop (``ResizingType/fill``)
   /// keeps.
   public var gravity: Gravity = .center
-  /// `q:`/`quality:`: lossy quality 1-100; `nil` uses the server's default.
+  /// `q:`/`quality:`: lossy quality 1-100; `nil` (`q:0`, as imgproxy) uses
+  /// the server's default.
   public var quality: Int? = nil
   /// `f:`/`format:`/`ext:`, or the path's `@EXT` / `.EXT`: the output
   /// format; `nil` negotiates one from the request's `Accept`.
   public var format: ImageFormat? = nil
-  /// `dpr:`: multiplies ``width``, ``height`` and ``padding`` (1-8).
+  /// `dpr:`: multiplies ``width``, ``height`` and ``padding`` (above 0, at
+  /// most 8).
   public var devicePixelRatio = 1.0
   /// `bl:`/`blur:`: a Gaussian blur's sigma in pixels; 0 is none.
   public var blurSigma = 0.0
@@ -39,7 +45,8 @@ public struct TransformOptions: Sendable, Hashable {
   /// background is given, white otherwise).
   public var padding = Padding()
   /// `bg:`/`background:`: a colour that transparent pixels are flattened
-  /// onto, and that padding is filled with; `nil` keeps transparency.
+  /// onto, and that padding is filled with; `nil` (`bg:` with nothing
+  /// after it, as imgproxy) keeps transparency.
   public var background: RGBAColor? = nil
   /// `rot:`/`rotate:`: a clockwise turn after the EXIF orientation, 0, 90,
   /// 180 or 270 degrees.
