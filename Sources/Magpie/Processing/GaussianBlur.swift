@@ -11,7 +11,7 @@
 /// against one computed in `Double`). Edges repeat their outermost pixel.
 /// The cost does not depend on σ: a running sum makes each pass a few
 /// operations a pixel.
-enum GaussianBlur {
+package enum GaussianBlur {
   /// Box passes per axis.
   static let passes = 3
 
@@ -51,7 +51,7 @@ enum GaussianBlur {
   }
 
   /// `source` blurred with a Gaussian of standard deviation `sigma` pixels.
-  static func blur(_ source: PixelBuffer, sigma: Double) -> PixelBuffer {
+  package static func blur(_ source: PixelBuffer, sigma: Double) -> PixelBuffer {
     guard sigma > 0, source.width > 0, source.height > 0 else { return source }
     let source = source.premultiplied()
     let box = Box(sigma: sigma)

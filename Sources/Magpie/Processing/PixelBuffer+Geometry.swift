@@ -3,7 +3,7 @@ import Foundation
 extension PixelBuffer {
   /// The `width` × `height` pixels whose top-left corner is (`x`, `y`);
   /// the rectangle must lie inside the buffer.
-  func cropped(x: Int, y: Int, width outW: Int, height outH: Int) -> PixelBuffer {
+  package func cropped(x: Int, y: Int, width outW: Int, height outH: Int) -> PixelBuffer {
     precondition(x >= 0 && y >= 0 && outW > 0 && outH > 0 && x + outW <= width && y + outH <= height)
     if x == 0 && y == 0 && outW == width && outH == height { return self }
     let stride = bytesPerRow
@@ -20,7 +20,7 @@ extension PixelBuffer {
 
   /// The pixels turned clockwise by `quarterTurns` quarter turns (1: 90°,
   /// 2: 180°, 3: 270°).
-  func rotated(quarterTurns: Int) -> PixelBuffer {
+  package func rotated(quarterTurns: Int) -> PixelBuffer {
     let turns = ((quarterTurns % 4) + 4) % 4
     switch turns {
     case 0: return self

@@ -1,9 +1,9 @@
 /// Spells processor parameters for identifiers: one spelling per value, so
 /// equal parameters give equal identifiers and different ones never meet.
-enum ProcessorIdentifier {
+package enum ProcessorIdentifier {
   /// `16` for 16.0, `2.5` for 2.5, `0` for -0.0: the shortest text that
   /// reads back as the same `Double`.
-  static func number(_ value: Double) -> String {
+  package static func number(_ value: Double) -> String {
     if value == 0 { return "0" }
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return "\(value)"
