@@ -1,7 +1,9 @@
 /// Which part of an image a crop keeps (imgproxy's `g:` option).
 public enum Gravity: Sendable, Hashable {
-  /// An edge or corner (or the centre), with an offset in pixels from it
-  /// toward the image's centre.
+  /// An edge or corner (or the centre), with an offset from it toward the
+  /// image's centre (right and down for the centre itself): CSS pixels
+  /// (times the device pixel ratio) when 1 or more in magnitude, a
+  /// fraction of the image's side when less, as imgproxy reads it.
   case anchor(GravityAnchor, xOffset: Double = 0, yOffset: Double = 0)
   /// `sm`: the region with the most detail (highest entropy).
   case smart
