@@ -1,0 +1,128 @@
+import Foundation
+import Magpie
+
+/// Answers `magpie serve`'s requests: `/health`, `/metrics`, and transform
+/// URLs in imgproxy's shape, through the result cache's tiers and, on a
+/// miss, the pipeline (download, decode at the size needed, transform,
+/// encode in the negotiated format).
+public final class ImageService: Sendable {
+  /// The configuration it was made with.
+  public let configuration: ServeConfiguration
+  /// What it counted.
+  public let metrics = ServerMetrics()
+  let parser: TransformURLParser
+  /// Decodes into sRGB without metadata, as most results want.
+  let manager: ImageManager
+  /// Decodes keeping the colour profile and the metadata (`cc:keep`,
+  /// `strip_metadata:false`).
+  let preservingManager: ImageManager
+  let cache: ResultCache
+  let gate: AdmissionGate
+  let work = SharedWork<CachedResult, ServeFailure>()
+  /// Requests in flight, for `/metrics` (the HTTP server sets it).
+  let inFlight: @Sendable () -> Int
+
+  /// A service for `configuration`; fails when its presets do not parse.
+  public init(configuration: ServeConfiguration, inFlight: @escaping @Sendable () -> Int = { 0 }) throws(ServeError) {
+    self.configuration = configuration
+    self.inFlight = inFlight
+    do {
+      parser = try TransformURLParser(presets: configuration.presets, signer: configuration.signer)
+    } catch {
+      throw ServeError("presets: \(error.reason)")
+    }
+    manager = Self.manager(for: configuration, preserving: false)
+    preservingManager = Self.manager(for: configuration, preserving: true)
+    cache = ResultCache(memoryLimit: configuration.memoryCacheLimit, tiers: configuration.tiers)
+    gate = AdmissionGate(concurrency: configuration.concurrency, capacity: configuration.queueCapacity)
+  }
+
+  /// The response to `request`.
+  public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let (response, format) = await route(request)
+    let sent = request.method == "HEAD" ? 0 : response.body.count
+    metrics.countRequest(status: response.status, format: format, bytesOut: sent)
+    if let log = configuration.log {
+      let ms = (clock.now - start).components
+      let millis = Double(ms.seconds) * 1000 + Double(ms.attoseconds) / 1e15
+      log("\(request.method) \(request.path) \(response.status) \(format) \(sent) \(String(format: "%.1f", millis)) ms")
+    }
+    return response
+  }
+
+  private func route(_ request: HTTPRequest) async -> (HTTPResponse, String) {
+    guard request.method == "GET" || request.method == "HEAD" else {
+      return (.text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")]), "-")
+    }
+    switch request.path {
+    case "/health": return (.text(200, "ok"), "-")
+    case "/metrics":
+      let load = gate.load
+      let text = metrics.render(inFlight: inFlight(), queued: load.waiting)
+      return (
+        HTTPResponse(
+          status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
+          body: Data(text.utf8)), "-"
+      )
+    default:
+      switch await transform(request) {
+      case .success(let (result, negotiated)):
+        return (answer(result, to: request, negotiated: negotiated), result.format.rawValue)
+      case .failure(let failure): return (failure.response, "-")
+      }
+    }
+  }
+
+  /// 200 with the image, or 304 when the client's `If-None-Match` names
+  /// its entity tag.
+  private func answer(_ result: CachedResult, to request: HTTPRequest, negotiated: Bool) -> HTTPResponse {
+    var headers: [(name: String, value: String)] = [
+      ("ETag", result.etag), ("Cache-Control", "public, max-age=\(configuration.cacheTTL)"),
+      ("Accept-Ranges", "none"),
+    ]
+    if negotiated { headers.append(("Vary", "Accept")) }
+    if let tags = request.header("if-none-match"), Self.matches(tags, result.etag) {
+      return HTTPResponse(status: 304, headers: headers)
+    }
+    return HTTPResponse(status: 200, headers: [("Content-Type", result.format.mimeType)] + headers, body: result.data)
+  }
+
+  /// Whether an `If-None-Match` list names `etag` (weak comparison, as
+  /// RFC 9110 asks for it; `*` matches any).
+  static func matches(_ list: String, _ etag: String) -> Bool {
+    let bare = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
+    return list.split(separator: ",").contains { candidate in
+      let tag = candidate.trimmingCharacters(in: .whitespaces)
+      return tag == "*" || bare(Substring(tag)) == bare(Substring(etag))
+    }
+  }
+
+  private static func manager(for configuration: ServeConfiguration, preserving: Bool) -> ImageManager {
+    let sources = configuration.sources
+    let loading = DataLoaderConfiguration(
+      timeout: configuration.downloadTimeout, resourceTimeout: configuration.downloadTimeout,
+      maximumBodySize: Int64(configuration.maximumSourceBytes),
+      redirectHandler: { redirect in
+        guard let target = redirect.proposedRequest.url else { return .refuse }
+        return await sources.check(target) == nil ? .follow : .refuse
+      })
+    let downloader = ImageDownloader(
+      configuration: ImageDownloader.Configuration(
+        dataLoader: CurlDataLoader(configuration: loading),
+        maximumConcurrentDownloads: max(6, configuration.concurrency * 2), retryPolicy: .never, rateLimit: nil))
+    var limits = DecodeOptions()
+    limits.maxPixelCount = configuration.maximumSourcePixels
+    limits.maxFrameCount = configuration.maximumFrames
+    if preserving {
+      limits.colorManagement = .preserve
+      limits.keepsMetadata = true
+    }
+    // The result cache holds encoded results; the manager keeps no images.
+    let cache = ImageCache(
+      memoryCache: MemoryCache(limits: .init(totalCost: 0)), tiers: [], trimsOnMemoryPressure: false)
+    return ImageManager(
+      configuration: ImageManager.Configuration(cache: cache, downloader: downloader, decodeLimits: limits))
+  }
+}
