@@ -37,6 +37,12 @@ enum MagpieCommand {
                                                 cache timings for make bench
       loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession] [--via downloader|callers]
                                                 data-loader timings for make bench
+      serve [--host 127.0.0.1] [--port 8080] [--key HEX --salt HEX | --key-file FILE | --unsafe]
+              [--allow-source URL_PREFIX]... [--allow-private-sources] [--cache-dir DIR] [--redis URL]
+              [--max-source-bytes N] [--max-pixels N] [--max-frames N] [--concurrency N] [--queue N]
+              [--preset NAME=OPTIONS]... [--ttl SECONDS] [--quality Q] [--no-avif] [--no-webp] [--verbose]
+                                                an image server: imgproxy-style signed transform URLs (docs/serve.md);
+                                                key and salt also from MAGPIE_SERVE_KEY and MAGPIE_SERVE_SALT
 
     --verbose, with any command: Magpie's log (loader, caches, Redis, decoders) on standard error
     process SPEC: processors joined by '|', e.g. 'downsample(256x256)'
@@ -63,7 +69,7 @@ enum MagpieCommand {
     // also shows URLs whole with it).
     if rest.contains("--verbose") {
       MagpieLogging.bootstrap(StandardErrorLogHandler(), level: .debug)
-      if command != "fetch" { rest.removeAll { $0 == "--verbose" } }
+      if command != "fetch" && command != "serve" { rest.removeAll { $0 == "--verbose" } }
     }
     switch command {
     case "info": try await InfoCommand.run(rest)
@@ -77,6 +83,7 @@ enum MagpieCommand {
     case "prefetch": try await PrefetchCommand.run(rest)
     case "cache-bench": try await CacheBenchCommand.run(rest)
     case "loader-bench": try await LoaderBenchCommand.run(rest)
+    case "serve": try await ServeCommand.run(rest)
     case "help", "--help", "-h": print(usage, terminator: "")
     case "--version", "version": print(LibraryVersions.magpie)
     default: throw .usage(command, "unknown command; run 'magpie help' for the list")

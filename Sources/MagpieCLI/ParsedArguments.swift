@@ -5,6 +5,7 @@
 struct ParsedArguments {
   private(set) var positionals: [String] = []
   private var values: [String: String] = [:]
+  private var repeated: [String: [String]] = [:]
   private var flags: Set<String> = []
 
   /// Parses `words` for a command that takes the value options `valued`
@@ -33,20 +34,26 @@ struct ParsedArguments {
       if switches.contains(name) && inlineValue == nil {
         flags.insert(name)
       } else if valued.contains(name) {
+        let value: String
         if let inlineValue {
-          values[name] = inlineValue
+          value = inlineValue
         } else {
           guard index < words.count else { throw .usage(name, "needs a value") }
-          values[name] = words[index]
+          value = words[index]
           index += 1
         }
+        values[name] = value
+        repeated[name, default: []].append(value)
       } else {
         throw .usage(name, "unknown option")
       }
     }
   }
 
-  /// The value given for `name`, if any.
+  /// Every value given for `name`, in order (an option given more than once).
+  func values(_ name: String) -> [String] { repeated[name] ?? [] }
+
+  /// The value given for `name`, if any (the last, when given more than once).
   func value(_ name: String) -> String? { values[name] }
 
   /// Whether the switch `name` was given.
