@@ -12,7 +12,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 # the tests and benchmarks call.
 BUILD_PACKAGES := pkg-config libjpeg62-turbo-dev libpng-dev libgif-dev libwebp-dev libssl-dev libdeflate-dev \
 	libcurl4-openssl-dev liblcms2-dev libavif-dev libheif-dev libde265-dev libjxl-dev libhiredis-dev librsvg2-dev \
-	libpoppler-glib-dev libtiff-dev libavformat-dev libavcodec-dev libswscale-dev
+	libpoppler-glib-dev libtiff-dev libavformat-dev libavcodec-dev libswscale-dev libmicrohttpd-dev
 # The C libraries' own tools, the independent references the colour and
 # AVIF/HEIC/JPEG XL/TIFF tests compare with (transicc, avifdec, heif-convert,
 # djxl, webpmux, tiff2rgba, rsvg-convert, pdftocairo, pdftoppm, ffmpeg), Pillow
@@ -31,9 +31,13 @@ GTK_PACKAGES := libgtk-4-dev xvfb xauth
 # The shared Redis tier's tests, demo and benchmark: a private redis-server
 # on a free loopback port, and redis-cli/redis-benchmark.
 REDIS_PACKAGES := redis-server redis-tools
+# `magpie serve`'s page test and demo (headless Chromium) and its benchmark
+# (wrk drives it and thumbor).
+SERVE_PACKAGES := chromium
+SERVE_BENCH_PACKAGES := chromium wrk
 TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENCE_PACKAGES) $(REDIS_PACKAGES) \
-	libjpeg-turbo-progs time python3
-BENCH_PACKAGES := $(TEST_PACKAGES) python3-venv
+	$(SERVE_PACKAGES) libjpeg-turbo-progs time python3
+BENCH_PACKAGES := $(TEST_PACKAGES) $(SERVE_BENCH_PACKAGES) python3-venv
 
 .PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address fuzz \
 	robustness-report robustness-record demo demo-fleet gallery bench deps test-deps demo-deps demo-fleet-deps \
