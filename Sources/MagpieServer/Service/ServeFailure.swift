@@ -25,6 +25,8 @@ struct ServeFailure: Error, Sendable {
       }
     case .invalidResponse where error.reason.contains("(maximumBodySize)"):
       self.init(status: 413, reason: "the source is larger than the \(maximumSourceBytes)-byte limit")
+    case .invalidResponse where error.reason.contains("not an http(s) URL"):
+      self.init(status: 403, reason: "the source redirects outside http(s)")
     case .invalidResponse: self.init(status: 502, reason: "the source's response is unusable: \(error.reason)")
     case .imageTooLarge, .limitExceeded: self.init(status: 422, reason: error.reason)
     case .unsupportedFormat, .corruptData, .truncatedData:

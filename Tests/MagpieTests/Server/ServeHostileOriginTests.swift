@@ -1,0 +1,44 @@
+import Foundation
+import Magpie
+import MagpieServer
+import Testing
+
+/// The loader's hostile-origin catalogue (``HostileCase``) behind `magpie
+/// serve`: each ends in a clear status within the limits, and the server
+/// goes on answering.
+@Suite("Serve against hostile origins", .timeLimit(Sanitizer.suiteTimeLimit))
+struct ServeHostileOriginTests {
+  /// The status each case gets: 413 for a body over the limit, 504 for an
+  /// origin too slow, 403 for a redirect out of http(s), 502 for a broken
+  /// response.
+  static func status(for hostile: HostileCase) -> Int {
+    switch hostile {
+    case .endlessBody, .endlessChunkedBody: 413
+    case .stallAfterHead, .slowloris: 504
+    case .redirectToFile, .redirectToData: 403
+    case .gzipBomb, .deflateBomb, .bodyShorterThanContentLength, .hugeHead, .redirectLoop: 502
+    }
+  }
+
+  @Test(
+    "a hostile origin ends in its status, bounded in time, and the server keeps serving",
+    arguments: HostileCase.allCases)
+  func catalogue(hostile: HostileCase) async throws {
+    let origin = try FaultOrigin()
+    defer { origin.stop() }
+    let path = hostile.install(on: origin)
+    var configuration = ServeHarness.configuration()
+    configuration.maximumSourceBytes = Int(HostileCase.maximumBodySize)
+    configuration.downloadTimeout = .milliseconds(1500)
+    configuration.requestTimeout = .seconds(20)
+    let harness = try ServeHarness(configuration)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let source = URL(string: "http://127.0.0.1:\(origin.port)\(path)")!
+    let answer = try await harness.get(ServeHarness.path(ServeHarness.fit(10, 10), source))
+    #expect(answer.status == Self.status(for: hostile), "\(String(decoding: answer.body, as: UTF8.self))")
+    #expect(clock.now - start < .seconds(10))
+    #expect(try await harness.get("/health").status == 200)
+    await harness.stop()
+  }
+}
