@@ -26,6 +26,14 @@ static inline CURLcode magpie_curl_setopt_slist(CURL *handle, CURLoption option,
   return curl_easy_setopt(handle, option, value);
 }
 
+/// For CURLOPT_OPENSOCKETFUNCTION (NULL restores curl's own).
+static inline CURLcode magpie_curl_setopt_opensocket(CURL *handle, curl_opensocket_callback callback) {
+  return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
+/// What an open-socket callback returns to refuse the connection.
+static const curl_socket_t magpie_curl_socket_bad = CURL_SOCKET_BAD;
+
 /// For CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION.
 static inline CURLcode magpie_curl_setopt_write_callback(CURL *handle, CURLoption option,
                                                          curl_write_callback callback) {

@@ -70,6 +70,14 @@ public struct DataLoaderConfiguration: Sendable {
   /// built in). Through ``ImageDownloader``; ``CurlDataLoader`` only.
   /// `nil` by default: a 401 fails.
   public var challengeHandler: (@Sendable (HTTPAuthenticationChallenge) async -> HTTPLogin?)?
+  /// Asked with every address the loader is about to connect to, after
+  /// DNS, redirects included: 4 bytes for IPv4, 16 for IPv6. Returning
+  /// `false` refuses the connection, and the load fails with
+  /// ``MagpieError/Code/network`` naming the address and this setting.
+  /// Checking at connect time is what stops DNS rebinding: a host that
+  /// resolves to a public address when it is checked and to a private
+  /// one when it is fetched. ``CurlDataLoader`` only. `nil` by default.
+  public var addressFilter: (@Sendable (_ address: [UInt8]) -> Bool)? = nil
   /// Whether a 2xx body must sniff as an image format (default `true`): an
   /// HTML error page sent with 200 then fails with
   /// ``MagpieError/Code/invalidResponse``.

@@ -10,6 +10,15 @@ enum AddressClass: Equatable {
   /// Anything else, with what it is.
   case privateAddress(String)
 
+  /// The class of a 4-byte IPv4 or 16-byte IPv6 address.
+  init(bytes: [UInt8]) {
+    switch bytes.count {
+    case 4: self = .ipv4(bytes[0], bytes[1], bytes[2], bytes[3])
+    case 16: self = .ipv6(bytes)
+    default: self = .privateAddress("malformed")
+    }
+  }
+
   /// The class of the IPv4 address `a.b.c.d`.
   static func ipv4(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> AddressClass {
     switch (a, b) {

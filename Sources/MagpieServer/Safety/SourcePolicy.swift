@@ -20,6 +20,11 @@ public struct SourcePolicy: Sendable {
     self.allowsPrivateAddresses = allowsPrivateAddresses
   }
 
+  /// Whether every source's addresses are checked: no allow-list (whose
+  /// prefixes are trusted whatever their address) and private addresses
+  /// not allowed.
+  var checksAddresses: Bool { allowedPrefixes.isEmpty && !allowsPrivateAddresses }
+
   /// Whether `url` may be fetched; a ``SourceRefusal`` saying why not.
   public func check(_ url: URL) async -> SourceRefusal? {
     guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {

@@ -101,13 +101,18 @@ public final class ImageService: Sendable {
 
   private static func manager(for configuration: ServeConfiguration, preserving: Bool) -> ImageManager {
     let sources = configuration.sources
-    let loading = DataLoaderConfiguration(
+    var loading = DataLoaderConfiguration(
       timeout: configuration.downloadTimeout, resourceTimeout: configuration.downloadTimeout,
       maximumBodySize: Int64(configuration.maximumSourceBytes),
       redirectHandler: { redirect in
         guard let target = redirect.proposedRequest.url else { return .refuse }
         return await sources.check(target) == nil ? .follow : .refuse
       })
+    if sources.checksAddresses {
+      // Again at connect time, on the address curl connects to: the host
+      // may resolve differently now than when the policy checked it.
+      loading.addressFilter = { AddressClass(bytes: $0) == .publicAddress }
+    }
     let downloader = ImageDownloader(
       configuration: ImageDownloader.Configuration(
         dataLoader: CurlDataLoader(configuration: loading),

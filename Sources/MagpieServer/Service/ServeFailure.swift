@@ -32,6 +32,8 @@ struct ServeFailure: Error, Sendable {
     case .unsupportedFormat, .corruptData, .truncatedData:
       self.init(status: 422, reason: "the source is not a readable image: \(error.reason)")
     case .timedOut: self.init(status: 504, reason: "the source did not answer in time")
+    case .network where error.reason.contains("(addressFilter)"):
+      self.init(status: 403, reason: "the source's address is not public: \(error.reason)")
     case .network: self.init(status: 502, reason: "the source is unreachable: \(error.reason)")
     case .cancelled: self.init(status: 503, reason: "the request was cancelled", headers: [("Retry-After", "1")])
     default: self.init(status: 500, reason: "\(error.code): \(error.reason)")

@@ -13,6 +13,7 @@ extension CurlActiveTransfer {
     self.easy = easy
     headDelivered = false
     redirectTarget = nil
+    refusedAddress = nil
     redirectResponse = nil
     redirectBodyBytes = 0
     trailerBytes = 0
@@ -36,6 +37,10 @@ extension CurlActiveTransfer {
     set(magpie_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
     set(magpie_curl_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback))
     set(magpie_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, context))
+    if configuration.addressFilter != nil {
+      set(magpie_curl_setopt_opensocket(easy, curlOpenSocket))
+      set(magpie_curl_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, context))
+    }
     let idle = configuration.idleTimeout(for: request)
     set(magpie_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, idle.wholeMilliseconds)))
     let insecure =

@@ -67,6 +67,9 @@ final class CurlActiveTransfer {
   var challenge: HTTPAuthenticationChallenge?
   /// The next request, when this hop's response is a redirect to follow.
   var redirectTarget: URLRequest?
+  /// The address ``DataLoaderConfiguration/addressFilter`` refused, for
+  /// the error the failed connection ends in.
+  var refusedAddress: String?
   /// The redirect response of this hop, when there is one.
   var redirectResponse: HTTPURLResponse?
   var redirectBodyBytes = 0

@@ -149,6 +149,10 @@ final class CurlLoop {
     }
     if code != CURLE_OK {
       var error = CurlErrorMapping.error(code, detail: active.errorDetail, url: active.request.url)
+      if let refused = active.refusedAddress {
+        error = MagpieError(
+          .network, "the connection to \(refused) was refused by the loader's address filter (addressFilter)")
+      }
       if code == CURLE_PARTIAL_FILE {
         // Say how short, in the validator's words.
         do throws(MagpieError) { _ = try active.validator.finish() } catch let short { error = short }

@@ -126,6 +126,7 @@ public final class URLSessionDataLoader: DataLoading {
     settings += configuration.tls.changedSettings.map { "tls." + $0 }
     if configuration.cookieJar != nil { settings.append("cookieJar") }
     if configuration.challengeHandler != nil { settings.append("challengeHandler") }
+    if configuration.addressFilter != nil { settings.append("addressFilter") }
     guard !settings.isEmpty else { return nil }
     return MagpieError(
       .invalidArgument,
