@@ -93,14 +93,13 @@ struct ImageLoadBinder {
       return nil
     }
     let bucket = sized(&request, for: load)
+    state.keepSizedLoad(load, bucket: bucket, forKey: key)
     if let hit = load.manager.memoryHit(for: request) {
       _ = state.finish(token, forKey: key)
-      state.keepSizedLoad(load, bucket: bucket, forKey: key)
       Self.show(.success(hit), of: load, hooks: hooks, transition: state.transition)
       load.completion?(.success(hit))
       return nil
     }
-    state.keepSizedLoad(load, bucket: bucket, forKey: key)
     let indicator = load.isResizeReload ? nil : indicator
     if !load.options.contains(.delayPlaceholder), !load.isResizeReload { hooks.showPlaceholder(load.placeholder) }
     indicator?.startAnimating()
@@ -124,10 +123,15 @@ struct ImageLoadBinder {
         ImageLoadBinder(state: state, key: key, indicator: nil, hooks: hooks).reloadIfGrown()
       }
     }
-    let progress: @MainActor (ImageTask.Progress) -> Void = { [weak state] value in
-      guard let state, state.isCurrent(token, forKey: key) else { return }
-      indicator?.setProgress(value)
-      load.progress?(value)
+    // Progress only when someone shows it: each report is a hop to the
+    // main actor.
+    var progress: (@MainActor (ImageTask.Progress) -> Void)?
+    if indicator != nil || load.progress != nil {
+      progress = { [weak state] value in
+        guard let state, state.isCurrent(token, forKey: key) else { return }
+        indicator?.setProgress(value)
+        load.progress?(value)
+      }
     }
     // Previews come without a transition, and never after the final image.
     var preview: (@MainActor (Image) -> Void)?
