@@ -30,6 +30,9 @@ public enum FuzzHarnesses {
     #if canImport(MagpieVideo)
       harnesses.append(.video)
     #endif
+    #if canImport(MagpieServer)
+      harnesses += [.serveURL, .serveSignature]
+    #endif
     return harnesses
   }
 

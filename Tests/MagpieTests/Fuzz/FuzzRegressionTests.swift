@@ -45,6 +45,9 @@ import Testing
     #if canImport(MagpieVideo)
       expected.insert("video")
     #endif
+    #if canImport(MagpieServer)
+      expected.formUnion(["serve-url", "serve-signature"])
+    #endif
     let names = FuzzHarnesses.all.map(\.name)
     #expect(Set(names) == expected)
     #expect(Set(names).count == names.count, "two harnesses share a name")
@@ -67,7 +70,7 @@ import Testing
     let folders = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
     let known = Set(FuzzHarnesses.all.map(\.name))
     // The optional coders' harnesses, whose folders stay where they are not built.
-    let optional: Set = ["avif", "heif", "jxl", "tiff", "svg", "pdf", "video"]
+    let optional: Set = ["avif", "heif", "jxl", "tiff", "svg", "pdf", "video", "serve-url", "serve-signature"]
     for folder in folders where !folder.hasPrefix(".") {
       #expect(known.contains(folder) || optional.contains(folder), "Fixtures/fuzz/\(folder)")
     }
