@@ -14,6 +14,11 @@ final class HTTPBridge: Sendable {
     var table = InFlightTable()
     var pending: [ObjectIdentifier: PendingRequest] = [:]
     var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The listening socket MHD gave back when it stopped accepting
+    /// (`-1` when it had none); `nil` while it accepts.
+    var listener: Int32?
+    var quiesced = false
+    var stopped = false
   }
 
   init(handler: @escaping HTTPServer.Handler) { self.handler = handler }
@@ -68,8 +73,37 @@ final class HTTPBridge: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// From now on new requests get a 503.
-  func refuseNewRequests() { state.withLock { _ = $0.table.drain() } }
+  /// Stops `daemon` accepting connections and makes new requests get a
+  /// 503. Quiescing stops accepting; shutting the socket down as well makes
+  /// the kernel refuse connections at once instead of queueing them in the
+  /// backlog until they time out. MHD may still touch the descriptor until
+  /// it stops, so it is closed only after that.
+  func stopAccepting(_ daemon: DaemonHandle) {
+    let first = state.withLock { state -> Bool in
+      _ = state.table.drain()
+      guard !state.quiesced else { return false }
+      state.quiesced = true
+      return true
+    }
+    // Outside the lock: MHD's threads take it in the access handler.
+    guard first else { return }
+    let socket = MHD_quiesce_daemon(daemon.pointer)
+    if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+    state.withLock { $0.listener = socket }
+  }
+
+  /// Whether the daemon was stopped.
+  var isStopped: Bool { state.withLock { $0.stopped } }
+
+  /// Marks the daemon stopped; the listening socket to close, or `nil`
+  /// when another caller stopped it already.
+  func markStopped() -> Int32? {
+    state.withLock { state in
+      guard !state.stopped else { return nil }
+      state.stopped = true
+      return state.listener ?? -1
+    }
+  }
 
   /// Refuses new requests and returns when every request in flight has
   /// been answered.

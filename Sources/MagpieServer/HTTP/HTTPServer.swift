@@ -25,8 +25,6 @@ public final class HTTPServer: Sendable {
   public let host: String
   private let bridge: HTTPBridge
   private let daemon: DaemonHandle
-  /// The listening socket MHD gave back when it stopped accepting.
-  private let listener = Mutex<Int32?>(nil)
 
   /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0:
   /// any free port) with `threads` network threads; connections idle for
@@ -38,12 +36,16 @@ public final class HTTPServer: Sendable {
   ) throws(ServeError) {
     guard (0...65535).contains(port) else { throw ServeError("port \(port) is not 0-65535") }
     let bridge = HTTPBridge(handler: handler)
-    let context = Unmanaged.passUnretained(bridge).toOpaque()
+    // MHD's threads call into the bridge until the daemon stops, whoever
+    // still holds the server: the daemon holds a reference of its own,
+    // given back after MHD_stop_daemon.
+    let context = Unmanaged.passRetained(bridge).toOpaque()
     guard
       let daemon = mp_httpd_start(
         host, UInt16(port), UInt32(max(1, threads)), UInt32(max(1, idleTimeout.components.seconds)),
         UInt32(max(1, connectionLimit)), httpAccess, context, httpCompleted, context)
     else {
+      Unmanaged.passUnretained(bridge).release()
       throw ServeError("cannot listen on \(host):\(port): \(String(cString: strerror(errno)))")
     }
     self.bridge = bridge
@@ -58,39 +60,38 @@ public final class HTTPServer: Sendable {
   /// Stops accepting connections and refuses new requests on open ones
   /// (503 with `Connection: close`); requests in flight go on. Called
   /// again, it does nothing.
-  public func stopAccepting() {
-    listener.withLock { listener in
-      guard listener == nil else { return }
-      // Quiescing stops accepting; shutting the socket down as well makes
-      // the kernel refuse connections at once instead of queueing them in
-      // the backlog until they time out. MHD may still touch the
-      // descriptor until it stops, so it is closed only after that.
-      let socket = MHD_quiesce_daemon(daemon.pointer)
-      if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
-      listener = socket
-    }
-    bridge.refuseNewRequests()
-  }
+  public func stopAccepting() { bridge.stopAccepting(daemon) }
 
   /// Stops accepting (``stopAccepting()``), waits for the requests in
   /// flight to be answered, at most `grace` (then their handlers are
   /// cancelled and answer at once), and stops the threads.
-  public func shutdown(grace: Duration) async {
-    stopAccepting()
+  public func shutdown(grace: Duration) async { await Self.stop(daemon, bridge, grace: grace) }
+
+  /// A server dropped without ``shutdown(grace:)`` is shut down in the
+  /// background with no grace: its threads must not outlive it unseen.
+  deinit {
+    let daemon = self.daemon
     let bridge = self.bridge
+    if !bridge.isStopped { Task.detached { await Self.stop(daemon, bridge, grace: .zero) } }
+  }
+
+  private static func stop(_ daemon: DaemonHandle, _ bridge: HTTPBridge, grace: Duration) async {
+    bridge.stopAccepting(daemon)
     let watchdog = Task {
       try? await Task.sleep(for: grace)
       if !Task.isCancelled { bridge.cancelAll() }
     }
     await bridge.drain()
     watchdog.cancel()
+    guard let listener = bridge.markStopped() else { return }
     MHD_stop_daemon(daemon.pointer)
-    if let socket = listener.withLock({ $0 }), socket >= 0 { close(socket) }
+    if listener >= 0 { close(listener) }
+    Unmanaged.passUnretained(bridge).release()  // the daemon's reference
   }
 }
 
 /// The daemon pointer; MHD's own locks make its calls safe from any thread.
-private struct DaemonHandle: @unchecked Sendable {
+struct DaemonHandle: @unchecked Sendable {
   let pointer: OpaquePointer
 }
 

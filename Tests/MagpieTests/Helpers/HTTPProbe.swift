@@ -1,12 +1,16 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
+#if canImport(Glibc)
+  import Glibc
 #endif
 
-/// A plain HTTP client for tests of Magpie's own servers: one request, the
-/// status, header fields and body back, nothing cached, redirects not
-/// followed.
+/// A plain HTTP/1.1 client for tests of Magpie's own servers: one request
+/// on its own connection (`Connection: close`), the status, header fields
+/// and body back, redirects not followed. Blocking socket calls on a
+/// thread of its own: independent of URLSession, whose shared machinery
+/// other tests load, of the cooperative threads, and of dispatch's pool
+/// (which the code under test uses, and which grows only slowly when its
+/// threads block).
 enum HTTPProbe {
   /// What came back.
   struct Answer: Sendable {
@@ -20,34 +24,89 @@ enum HTTPProbe {
     }
   }
 
-  private final class NoRedirects: NSObject, URLSessionTaskDelegate {
-    func urlSession(
-      _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-      newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-    ) { completionHandler(nil) }
+  /// Why a request got no answer.
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
   }
 
-  private static let session: URLSession = {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-    configuration.urlCache = nil
-    configuration.timeoutIntervalForRequest = 60
-    return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-  }()
-
-  /// `method` of `http://127.0.0.1:PORT` + `path` with `headers`.
+  /// `method` of `http://127.0.0.1:PORT` + `path` with `headers`; fails
+  /// when nothing answers within `timeout`.
   static func send(
-    port: Int, path: String, method: String = "GET", headers: [String: String] = [:]
+    port: Int, path: String, method: String = "GET", headers: [String: String] = [:],
+    timeout: Duration = .seconds(60 * Sanitizer.slowdown)
   ) async throws -> Answer {
-    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-    request.httpMethod = method
-    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let (body, response) = try await session.data(for: request)
-    let http = response as! HTTPURLResponse
-    var fields: [String: String] = [:]
-    for (name, value) in http.allHeaderFields {
-      if let name = name as? String, let value = value as? String { fields[name] = value }
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result { try exchange(port: port, path: path, method: method, headers: headers, timeout: timeout) })
+      }.start()
     }
-    return Answer(status: http.statusCode, headers: fields, body: body)
+  }
+
+  private static func exchange(
+    port: Int, path: String, method: String, headers: [String: String], timeout: Duration
+  ) throws -> Answer {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw Failure(description: "socket() failed") }
+    defer { close(fd) }
+    var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw Failure(description: "connection to port \(port) refused") }
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+    for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    head += "\r\n"
+    let bytes = Array(head.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      guard n > 0 else { throw Failure(description: "send failed") }
+      sent += n
+    }
+    var received = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = recv(fd, &buffer, buffer.count, 0)
+      if n == 0 { break }
+      guard n > 0 else {
+        if received.isEmpty { throw Failure(description: "no answer from port \(port) (errno \(errno))") }
+        break
+      }
+      received.append(contentsOf: buffer[0..<n])
+    }
+    return try parse(received, method: method)
+  }
+
+  private static func parse(_ data: Data, method: String) throws -> Answer {
+    guard let end = data.firstRange(of: Data("\r\n\r\n".utf8)) else {
+      throw Failure(description: "no complete response head in \(data.count) bytes")
+    }
+    let lines = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+    let statusParts = lines[0].split(separator: " ")
+    guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+      throw Failure(description: "bad status line '\(lines[0])'")
+    }
+    var fields: [String: String] = [:]
+    for line in lines.dropFirst() {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    var body = Data(data[end.upperBound...])
+    if let length = fields.first(where: { $0.key.lowercased() == "content-length" }).flatMap({ Int($0.value) }),
+      method != "HEAD", body.count > length
+    {
+      body = body.prefix(length)
+    }
+    if method == "HEAD" { body = Data() }
+    return Answer(status: status, headers: fields, body: body)
   }
 }

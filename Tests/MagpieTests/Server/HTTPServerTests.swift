@@ -79,4 +79,20 @@ struct HTTPServerTests {
     #expect(try await inFlight.value.status == 503)
     await stopped.value
   }
+
+  @Test("a server dropped without shutdown stops in the background; its request in flight is still answered")
+  func droppedServer() async throws {
+    let gate = AsyncGate()
+    var server: HTTPServer? = try HTTPServer { _ in
+      await gate.wait()
+      return .text(200, "done")
+    }
+    let port = server!.port
+    let inFlight = Task { try await HTTPProbe.send(port: port, path: "/wait") }
+    try await gate.untilWaiting(1)
+    server = nil  // before the fix: MHD's threads called into a freed bridge
+    gate.open()
+    #expect(try await inFlight.value.status == 200)
+    _ = server
+  }
 }

@@ -64,12 +64,12 @@ struct ServeLimitTests {
     let busy = Task {
       try await harness.get(ServeHarness.path(ServeHarness.fit(10, 10), URL(string: base + "/stall.png")!))
     }
-    #expect(await origin.waitForRequests("/stall.png"))
+    #expect(await origin.waitForRequests("/stall.png", limit: .seconds(60 * Sanitizer.slowdown)))
     let refused = try await harness.get(ServeHarness.path(ServeHarness.fit(10, 10), URL(string: base + "/other.png")!))
     #expect(refused.status == 503)
     #expect(refused.header("Retry-After") == "1")
     #expect(try await busy.value.status == 504)
-    #expect(await origin.waitForClientClose("/stall.png"))  // the download was cancelled, not left running
+    #expect(await origin.waitForClientClose("/stall.png", limit: .seconds(60 * Sanitizer.slowdown)))  // the download was cancelled, not left running
     await harness.stop()
   }
 }
