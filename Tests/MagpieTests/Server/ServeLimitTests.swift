@@ -69,7 +69,8 @@ struct ServeLimitTests {
     #expect(refused.status == 503)
     #expect(refused.header("Retry-After") == "1")
     #expect(try await busy.value.status == 504)
-    #expect(await origin.waitForClientClose("/stall.png", limit: .seconds(60 * Sanitizer.slowdown)))  // the download was cancelled, not left running
+    // The download was cancelled, not left running.
+    #expect(await origin.waitForClientClose("/stall.png", limit: .seconds(60 * Sanitizer.slowdown)))
     await harness.stop()
   }
 }
