@@ -31,7 +31,9 @@ enum ServeCommand {
       do {
         let inFlight = Mutex(0)
         service = try ImageService(configuration: configuration, inFlight: { inFlight.withLock { $0 } })
-        server = try HTTPServer(host: host, port: port, threads: threads) { request in
+        server = try HTTPServer(
+          host: host, port: port, threads: threads, immediate: { service.immediateResponse(to: $0) }
+        ) { request in
           inFlight.withLock { $0 += 1 }
           defer { inFlight.withLock { $0 -= 1 } }
           return await service.respond(to: request)

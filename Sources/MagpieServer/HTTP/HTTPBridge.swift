@@ -8,6 +8,7 @@ import Synchronization
 /// server; MHD holds an unretained pointer to it.
 final class HTTPBridge: Sendable {
   private let handler: HTTPServer.Handler
+  private let immediate: HTTPServer.ImmediateHandler?
   private let state = Mutex(State())
 
   private struct State {
@@ -21,7 +22,10 @@ final class HTTPBridge: Sendable {
     var stopped = false
   }
 
-  init(handler: @escaping HTTPServer.Handler) { self.handler = handler }
+  init(immediate: HTTPServer.ImmediateHandler?, handler: @escaping HTTPServer.Handler) {
+    self.immediate = immediate
+    self.handler = handler
+  }
 
   /// The access handler: `connection`'s request, first call or after a resume.
   func access(
@@ -35,6 +39,11 @@ final class HTTPBridge: Sendable {
       return Self.queue(response, on: connection)
     }
     let request = HTTPRequest(method: method, path: path, headers: Self.headers(of: connection))
+    // Answered on this thread when it needs no waiting: no suspend, no
+    // task, no hand-off.
+    if let immediate, !state.withLock({ $0.table.isDraining }), let response = immediate(request) {
+      return Self.queue(response, on: connection)
+    }
     let admission = state.withLock { $0.table.begin() }
     let pending = PendingRequest(counted: admission == .accept)
     context.pointee = Unmanaged.passRetained(pending).toOpaque()

@@ -18,6 +18,9 @@ import Synchronization
 public final class HTTPServer: Sendable {
   /// Answers one request.
   public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+  /// Answers a request at once on the network thread, or returns `nil` to
+  /// hand it to the ``Handler``. It must not block.
+  public typealias ImmediateHandler = @Sendable (HTTPRequest) -> HTTPResponse?
 
   /// The port it listens on (the one the system chose when 0 was asked).
   public let port: Int
@@ -29,13 +32,13 @@ public final class HTTPServer: Sendable {
   /// Starts listening on `host` (an IPv4 or IPv6 literal) and `port` (0:
   /// any free port) with `threads` network threads; connections idle for
   /// `idleTimeout` are closed, and at most `connectionLimit` are open at
-  /// once.
+  /// once. `immediate`, when given, answers first what needs no waiting.
   public init(
     host: String = "127.0.0.1", port: Int = 0, threads: Int = 2, idleTimeout: Duration = .seconds(30),
-    connectionLimit: Int = 1024, handler: @escaping Handler
+    connectionLimit: Int = 1024, immediate: ImmediateHandler? = nil, handler: @escaping Handler
   ) throws(ServeError) {
     guard (0...65535).contains(port) else { throw ServeError("port \(port) is not 0-65535") }
-    let bridge = HTTPBridge(handler: handler)
+    let bridge = HTTPBridge(immediate: immediate, handler: handler)
     // MHD's threads call into the bridge until the daemon stops, whoever
     // still holds the server: the daemon holds a reference of its own,
     // given back after MHD_stop_daemon.

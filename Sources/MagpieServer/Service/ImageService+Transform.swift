@@ -2,22 +2,42 @@ import Foundation
 import Magpie
 
 extension ImageService {
-  /// The result for a transform URL and whether its format was
-  /// negotiated, from the result cache or made now.
-  func transform(_ request: HTTPRequest) async -> Result<(CachedResult, negotiated: Bool), ServeFailure> {
+  /// A transform URL parsed and checked, with its result's cache key.
+  struct Prepared {
+    let parsed: TransformRequest
+    let preference: FormatNegotiation.Preference?
+    let key: String
+    /// Whether the format comes from the request's `Accept`.
+    var negotiated: Bool { preference != nil }
+  }
+
+  /// `request`'s transform, parsed and its signature checked, or why not.
+  func prepare(_ request: HTTPRequest) -> Result<Prepared, ServeFailure> {
     let parsed: TransformRequest
     do {
       parsed = try parser.parse(request.path)
     } catch {
       return .failure(ServeFailure(status: error.status, reason: error.reason))
     }
-    if let refusal = await configuration.sources.check(parsed.source) {
-      return .failure(ServeFailure(status: refusal.status, reason: refusal.reason))
-    }
     let options = parsed.options
     let preference =
       options.format == nil ? configuration.negotiation.preference(accept: request.header("accept")) : nil
     let key = Digest.hex(parsed.source.absoluteString, options.canonicalString, preference?.key ?? "-")
+    return .success(Prepared(parsed: parsed, preference: preference, key: key))
+  }
+
+  /// The result for a transform URL and whether its format was
+  /// negotiated, from the result cache or made now.
+  func transform(_ request: HTTPRequest) async -> Result<(CachedResult, negotiated: Bool), ServeFailure> {
+    let prepared: Prepared
+    switch prepare(request) {
+    case .failure(let failure): return .failure(failure)
+    case .success(let value): prepared = value
+    }
+    let (parsed, preference, key) = (prepared.parsed, prepared.preference, prepared.key)
+    if let refusal = await configuration.sources.check(parsed.source) {
+      return .failure(ServeFailure(status: refusal.status, reason: refusal.reason))
+    }
     let clock = ContinuousClock()
     let lookupStart = clock.now
     let hit = await cache.lookUp(key)

@@ -37,41 +37,64 @@ public final class ImageService: Sendable {
     gate = AdmissionGate(concurrency: configuration.concurrency, capacity: configuration.queueCapacity)
   }
 
-  /// The response to `request`.
+  /// The response to `request`: ``immediateResponse(to:)`` when it has
+  /// one, else a transform through the tiers and the pipeline.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
-    let clock = ContinuousClock()
-    let start = clock.now
-    let (response, format) = await route(request)
-    let sent = request.method == "HEAD" ? 0 : response.body.count
-    metrics.countRequest(status: response.status, format: format, bytesOut: sent)
-    if let log = configuration.log {
-      let ms = (clock.now - start).components
-      let millis = Double(ms.seconds) * 1000 + Double(ms.attoseconds) / 1e15
-      log("\(request.method) \(request.path) \(response.status) \(format) \(sent) \(String(format: "%.1f", millis)) ms")
-    }
+    if let response = immediateResponse(to: request) { return response }
+    let start = ContinuousClock.now
+    let (response, format) =
+      switch await transform(request) {
+      case .success(let (result, negotiated)):
+        (answer(result, to: request, negotiated: negotiated), result.format.rawValue)
+      case .failure(let failure): (failure.response, "-")
+      }
+    record(request, response, format: format, since: start)
     return response
   }
 
-  private func route(_ request: HTTPRequest) async -> (HTTPResponse, String) {
+  /// The response when it needs no waiting, so the network thread can send
+  /// it at once: `/health`, `/metrics`, a refused method, a malformed or
+  /// unsigned URL, and a result in the memory tier. `nil` when it must
+  /// wait (another tier, the pipeline).
+  public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+    let start = ContinuousClock.now
+    guard let (response, format) = immediateRoute(request) else { return nil }
+    record(request, response, format: format, since: start)
+    return response
+  }
+
+  private func immediateRoute(_ request: HTTPRequest) -> (HTTPResponse, String)? {
     guard request.method == "GET" || request.method == "HEAD" else {
       return (.text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")]), "-")
     }
     switch request.path {
     case "/health": return (.text(200, "ok"), "-")
     case "/metrics":
-      let load = gate.load
-      let text = metrics.render(inFlight: inFlight(), queued: load.waiting)
+      let text = metrics.render(inFlight: inFlight(), queued: gate.load.waiting)
       return (
         HTTPResponse(
           status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
           body: Data(text.utf8)), "-"
       )
     default:
-      switch await transform(request) {
-      case .success(let (result, negotiated)):
-        return (answer(result, to: request, negotiated: negotiated), result.format.rawValue)
+      switch prepare(request) {
       case .failure(let failure): return (failure.response, "-")
+      case .success(let prepared):
+        // A result in memory passed the source policy when it was made.
+        guard let hit = cache.memory.value(forKey: prepared.key) else { return nil }
+        metrics.countCacheLookup(hit: "memory")
+        return (answer(hit, to: request, negotiated: prepared.negotiated), hit.format.rawValue)
       }
+    }
+  }
+
+  private func record(_ request: HTTPRequest, _ response: HTTPResponse, format: String, since start: ContinuousClock.Instant) {
+    let sent = request.method == "HEAD" ? 0 : response.body.count
+    metrics.countRequest(status: response.status, format: format, bytesOut: sent)
+    if let log = configuration.log {
+      let ms = (ContinuousClock.now - start).components
+      let millis = Double(ms.seconds) * 1000 + Double(ms.attoseconds) / 1e15
+      log("\(request.method) \(request.path) \(response.status) \(format) \(sent) \(String(format: "%.1f", millis)) ms")
     }
   }
 

@@ -24,7 +24,9 @@ final class ServeHarness: Sendable {
     #endif
     let service = try ImageService(configuration: configuration)
     self.service = service
-    server = try HTTPServer(threads: threads) { await service.respond(to: $0) }
+    server = try HTTPServer(threads: threads, immediate: { service.immediateResponse(to: $0) }) {
+      await service.respond(to: $0)
+    }
   }
 
   /// A configuration signing with ``signer`` and fetching from loopback
