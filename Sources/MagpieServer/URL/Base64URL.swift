@@ -23,8 +23,8 @@ enum Base64URL {
   /// the alphabet or has an impossible length. Trailing `=` are ignored and
   /// so are the unused low bits of the last character, as Go's decoder
   /// (imgproxy's) ignores them.
-  static func decode(_ text: Substring) -> [UInt8]? {
-    var symbols = Array(text.utf8)
+  static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    var symbols = Array(text)
     while symbols.last == UInt8(ascii: "=") { symbols.removeLast() }
     guard symbols.count % 4 != 1 else { return nil }
     var output = [UInt8]()

@@ -8,14 +8,16 @@ struct OptionSegment: Sendable, Hashable {
   /// The arguments after the name, empty ones included.
   var arguments: [String]
 
-  /// `text` split at its `:`s; a name no option has is a 400.
-  init(_ text: Substring) throws(TransformURLError) {
-    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    name = String(parts[0])
+  /// `text` split at its `:`s; a name no option has, or no `:`, is a 400.
+  init(_ text: ArraySlice<UInt8>) throws(TransformURLError) {
+    let parts = text.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+    name = String(decoding: parts[0], as: UTF8.self)
     guard let kind = OptionKind.byName[name] else {
       throw TransformURLError(.badRequest, "unknown option `\(name.prefix(40))`")
     }
+    // Every option takes arguments; `pd` alone would leave none to read.
+    guard parts.count > 1 else { throw .option(name, "needs `:` and its arguments") }
     self.kind = kind
-    arguments = parts.dropFirst().map(String.init)
+    arguments = parts.dropFirst().map { String(decoding: $0, as: UTF8.self) }
   }
 }

@@ -22,11 +22,11 @@ struct PresetTable: Sendable {
     var parsed: [String: [OptionSegment]] = [:]
     var memo: [String: Expansion] = [:]
     for (name, path) in presets {
-      guard !name.isEmpty, !name.contains(":"), !name.contains("/") else {
+      guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: ":")), !name.utf8.contains(UInt8(ascii: "/")) else {
         throw TransformURLError(.configuration, "preset `\(name)`: a name needs no `:` or `/`")
       }
       var segments: [OptionSegment] = []
-      for text in path.split(separator: "/") {
+      for text in Array(path.utf8).split(separator: UInt8(ascii: "/")) {
         do {
           segments.append(try OptionSegment(text))
         } catch {

@@ -12,8 +12,8 @@ enum SourceURL {
 
   /// `text` with each `%XX` decoded, `nil` when a `%` is not followed by
   /// two hex digits or the result is not UTF-8.
-  static func percentDecoded(_ text: Substring) -> String? {
-    let bytes = Array(text.utf8)
+  static func percentDecoded(_ text: ArraySlice<UInt8>) -> String? {
+    let bytes = Array(text)
     var output = [UInt8]()
     output.reserveCapacity(bytes.count)
     var index = 0

@@ -42,20 +42,25 @@ public struct TransformURLParser: Sendable {
   /// drops it). The path must be as the client sent it, not
   /// percent-decoded: the signature covers those bytes.
   public func parse(_ requestPath: String) throws(TransformURLError) -> TransformRequest {
-    let path = requestPath.prefix { $0 != "?" }
-    guard path.utf8.count <= TransformURLLimits.maximumPathLength else {
+    // Bytes, not Characters: a `/`, `:`, `@` or `?` followed by a combining
+    // mark is one Character, and must still split as imgproxy splits.
+    let path = Array(requestPath.utf8.prefix { $0 != UInt8(ascii: "?") })
+    guard path.count <= TransformURLLimits.maximumPathLength else {
       throw TransformURLError(.pathTooLong, "path: over \(TransformURLLimits.maximumPathLength) bytes")
     }
-    guard path.first == "/" else { throw TransformURLError(.badRequest, "path: does not start with `/`") }
+    guard path.first == UInt8(ascii: "/") else {
+      throw TransformURLError(.badRequest, "path: does not start with `/`")
+    }
     let rest = path.dropFirst()
-    let signatureEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-    let signature = String(rest[..<signatureEnd])
-    let signedPath = String(rest[signatureEnd...])
+    let signatureEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+    let signature = String(decoding: rest[..<signatureEnd], as: UTF8.self)
+    let signedPath = String(decoding: rest[signatureEnd...], as: UTF8.self)
     try checkSignature(signature, signedPath)
 
-    var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    var segments = rest[signatureEnd...].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+      .dropFirst()
     var options: [OptionSegment] = []
-    while let segment = segments.first, segment.contains(":") {
+    while let segment = segments.first, segment.contains(UInt8(ascii: ":")) {
       guard options.count < TransformURLLimits.maximumOptionCount else {
         throw TransformURLError(.badRequest, "path: over \(TransformURLLimits.maximumOptionCount) options")
       }
@@ -112,17 +117,17 @@ public struct TransformURLParser: Sendable {
 
   /// The source from the segments after the options: `plain/URL[@EXT]`
   /// or base64 chunks `[.EXT]`; and the extension as written.
-  private static func source(_ segments: ArraySlice<Substring>) throws(TransformURLError) -> (URL, String?) {
+  private static func source(_ segments: ArraySlice<ArraySlice<UInt8>>) throws(TransformURLError) -> (URL, String?) {
     guard let first = segments.first, !(segments.count == 1 && first.isEmpty) else {
       throw TransformURLError(.badRequest, "source: missing after the options")
     }
-    if first == "plain" {
-      var text = segments.dropFirst().joined(separator: "/")[...]
-      var outputExtension: String?
+    var outputExtension: String?
+    if first.elementsEqual("plain".utf8) {
+      var text = ArraySlice(Array(segments.dropFirst().joined(separator: [UInt8(ascii: "/")])))
       // The last `@` starts the extension unless a `/` follows it (then it
       // is the source's own, as in a user name).
-      if let at = text.lastIndex(of: "@"), !text[at...].contains("/") {
-        outputExtension = String(text[text.index(after: at)...])
+      if let at = text.lastIndex(of: UInt8(ascii: "@")), !text[at...].contains(UInt8(ascii: "/")) {
+        outputExtension = String(decoding: text[(at + 1)...], as: UTF8.self)
         text = text[..<at]
       }
       guard !text.isEmpty else { throw TransformURLError(.badRequest, "source: missing after `plain/`") }
@@ -131,12 +136,12 @@ public struct TransformURLParser: Sendable {
       }
       return (try SourceURL.validated(decoded), outputExtension)
     }
-    let joined = segments.joined()
-    let dot = joined.firstIndex(of: ".")
-    let outputExtension = dot.map { String(joined[joined.index(after: $0)...]) }
-    guard let bytes = Base64URL.decode(joined[..<(dot ?? joined.endIndex)]),
-      let decoded = String(validating: bytes, as: UTF8.self)
-    else {
+    var encoded = ArraySlice(Array(segments.joined()))
+    if let dot = encoded.firstIndex(of: UInt8(ascii: ".")) {
+      outputExtension = String(decoding: encoded[(dot + 1)...], as: UTF8.self)
+      encoded = encoded[..<dot]
+    }
+    guard let bytes = Base64URL.decode(encoded), let decoded = String(validating: bytes, as: UTF8.self) else {
       throw TransformURLError(.badRequest, "source: not URL-safe base64 of a UTF-8 URL (or `plain/` is missing)")
     }
     return (try SourceURL.validated(decoded), outputExtension)

@@ -44,7 +44,8 @@
       let cases: [([String: String], String)] = [
         (["a": "pr:b", "b": "pr:a"], "cycle"), (["a": "pr:a"], "cycle"), (["default": "w:1/pr:default"], "cycle"),
         (["a": "pr:missing"], "unknown preset"), (["a": "w:-1"], "w: -1"), (["a": "crop:1"], "unknown option"),
-        (["a:b": "w:1"], "name"), (["": "w:1"], "name"), (["a": "w:1", "b": "pr:a:a:x"], "unknown preset `x`"),
+        (["a:b": "w:1"], "name"), (["a": "pd"], "pd: needs `:`"), (["a": "g/w:1"], "g: needs `:`"),
+        (["": "w:1"], "name"), (["a": "w:1", "b": "pr:a:a:x"], "unknown preset `x`"),
       ]
       for (table, fragment) in cases {
         do {

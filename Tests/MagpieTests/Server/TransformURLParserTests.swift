@@ -69,6 +69,16 @@
       #expect(ServerURLs.refusal(path)?.status == 400, "\(path)")
     }
 
+    /// `/`, `?` and `:` split as bytes even where a combining mark follows
+    /// (Swift would read the two as one Character).
+    @Test func separatorsSplitAsBytes() throws {
+      let request = try ServerURLs.parse("/unsafe/w:1/plain/http://example.com/a.jpg?\u{301}x")
+      #expect(request.source.absoluteString == "http://example.com/a.jpg")
+      let error = ServerURLs.refusal("/unsafe/\u{301}w:1/plain/\(ServerURLs.source)")
+      #expect(error?.status == 400 && error?.reason == "unknown option `\u{301}w`")
+      #expect(ServerURLs.optionRefusal("w:\u{301}5")?.reason == "w: `\u{301}5` is not a whole number")
+    }
+
     @Test func refusalsNameWhatIsWrong() {
       #expect(ServerURLs.optionRefusal("quality:101")?.reason == "quality: 101 is outside 0-100")
       #expect(ServerURLs.optionRefusal("crop:10")?.reason == "unknown option `crop`")
