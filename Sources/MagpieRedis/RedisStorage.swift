@@ -106,6 +106,13 @@ public final class RedisStorage: ImageDataStoring {
     await releaseLock(forKey: key, uncacheable: false)
   }
 
+  /// Gives up this instance's lock on `key` after its fetch failed,
+  /// marked so that the instances waiting for the entry fetch for
+  /// themselves at once instead of waiting out ``RedisConfiguration/lockWait``.
+  public func abandonFetch(forKey key: String) async {
+    await releaseLock(forKey: key, uncacheable: true)
+  }
+
   /// Deletes `key`'s entry.
   public func removeData(forKey key: String) async throws(MagpieError) {
     _ = await call("DEL", stored(key))

@@ -31,4 +31,15 @@ public protocol ImageDataStoring: Sendable {
 
   /// Removes every entry.
   func removeAll() async throws(MagpieError)
+  /// The fetch after a miss of `key` failed; nothing will be stored (see
+  /// the default implementation).
+  func abandonFetch(forKey key: String) async
+}
+
+extension ImageDataStoring {
+  /// Called when the fetch after a miss of `key` failed and nothing will
+  /// be stored: a shared tier that makes other processes wait for the
+  /// first one's entry (``data(forKey:)``'s coalescing) lets them go at
+  /// once. Does nothing by default.
+  public func abandonFetch(forKey key: String) async {}
 }

@@ -57,10 +57,14 @@ extension ImageService {
           return .failure(
             ServeFailure(status: 503, reason: "too many requests are waiting", headers: [("Retry-After", "1")]))
         }
-        if case .success(let result) = made {
+        switch made {
+        case .success(let result):
           let storeStart = clock.now
           await self.cache.store(result, forKey: key)
           self.metrics.record(.store, clock.now - storeStart)
+        case .failure:
+          // Other instances waiting for this result stop waiting now.
+          await self.cache.abandon(key)
         }
         return made
       }
@@ -95,7 +99,8 @@ extension ImageService {
     let options = parsed.options
     var request = ImageRequest(url: parsed.source)
     request.processors = [TransformProcessor(options: options, maximumResultPixels: configuration.maximumResultPixels)]
-    request.options.formUnion([.disableMemoryCacheReads, .disableMemoryCacheWrites, .cacheMemoryOnly])
+    // A source that failed may be there on the next request: no failure is remembered.
+    request.options.formUnion([.disableMemoryCacheReads, .disableMemoryCacheWrites, .cacheMemoryOnly, .retryFailed])
     // Keeping the profile or the metadata needs a decode that keeps them.
     let preserving = options.colorProfile == .keep || !options.stripsMetadata
     let start = clock.now
@@ -126,7 +131,8 @@ extension ImageService {
     let encodeStart = clock.now
     let data: Data
     do {
-      data = try CoderRegistry.shared.encode(image, as: format, options: encoding)
+      let ready = OpaqueOutput.prepared(image, for: format, background: options.background)
+      data = try CoderRegistry.shared.encode(ready, as: format, options: encoding)
     } catch {
       return .failure(ServeFailure(status: 500, reason: "encoding \(format.rawValue) failed: \(error.reason)"))
     }

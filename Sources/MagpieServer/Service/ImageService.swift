@@ -88,7 +88,9 @@ public final class ImageService: Sendable {
     }
   }
 
-  private func record(_ request: HTTPRequest, _ response: HTTPResponse, format: String, since start: ContinuousClock.Instant) {
+  private func record(
+    _ request: HTTPRequest, _ response: HTTPResponse, format: String, since start: ContinuousClock.Instant
+  ) {
     let sent = request.method == "HEAD" ? 0 : response.body.count
     metrics.countRequest(status: response.status, format: format, bytesOut: sent)
     if let log = configuration.log {

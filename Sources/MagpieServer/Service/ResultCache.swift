@@ -36,4 +36,10 @@ final class ResultCache: Sendable {
     memory.setValue(result, forKey: key, cost: result.data.count)
     for tier in tiers { try? await tier.storeData(result.data, forKey: key, metadata: result.metadata) }
   }
+
+  /// Says that no result is coming for `key` (its transform failed), so
+  /// that tiers making other instances wait for it let them go.
+  func abandon(_ key: String) async {
+    for tier in tiers { await tier.abandonFetch(forKey: key) }
+  }
 }

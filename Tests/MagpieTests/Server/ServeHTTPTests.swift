@@ -113,4 +113,25 @@ struct ServeHTTPTests {
     await harness.stop()
     _ = root
   }
+
+  @Test("a transparent source served as JPEG is flattened onto white, or onto bg: when given")
+  func jpegFlattening() async throws {
+    var pixels = PixelBuffer(width: 8, height: 8)
+    pixels.fill(SIMD4(0, 0, 0, 0))  // fully transparent, colour values black
+    let png = try CoderRegistry.shared.encode(Image(pixels: pixels), as: .png)
+    let origin = try FaultOrigin()
+    defer { origin.stop() }
+    origin.route("/clear.png", .ok(png))
+    let harness = try ServeHarness(ServeHarness.configuration())
+    let source = URL(string: "http://127.0.0.1:\(origin.port)/clear.png")!
+    let white = try await harness.get(ServeHarness.path(ServeHarness.fit(8, 8), source, format: .jpeg))
+    let whitePixel = try CoderRegistry.shared.decode(white.body).pixels[4, 4]
+    #expect(whitePixel[0] >= 250 && whitePixel[1] >= 250 && whitePixel[2] >= 250, "\(whitePixel)")
+    var red = ServeHarness.fit(8, 8)
+    red.background = RGBAColor(red: 255, green: 0, blue: 0)
+    let redAnswer = try await harness.get(ServeHarness.path(red, source, format: .jpeg))
+    let redPixel = try CoderRegistry.shared.decode(redAnswer.body).pixels[4, 4]
+    #expect(redPixel[0] >= 240 && redPixel[1] <= 15 && redPixel[2] <= 15, "\(redPixel)")
+    await harness.stop()
+  }
 }

@@ -71,5 +71,33 @@
       await second.stop()
       _ = root
     }
+
+    @Test("a failed transform lets the other instances go at once instead of holding the fleet lock")
+    func failureReleasesTheLock() async throws {
+      let origin = try FaultOrigin()
+      defer { origin.stop() }
+      origin.route("/missing.jpg", .status(404))
+      let redisServer = try RedisServer()
+      func instance() throws -> ServeHarness {
+        var redis = RedisConfiguration(port: redisServer.port)
+        redis.lockWait = .seconds(120)  // a held lock would stall the next request this long
+        var configuration = ServeHarness.configuration()
+        configuration.tiers = [RedisStorage(configuration: redis)]
+        return try ServeHarness(configuration)
+      }
+      let first = try instance()
+      let second = try instance()
+      let path = ServeHarness.path(
+        ServeHarness.fit(10, 10), URL(string: "http://127.0.0.1:\(origin.port)/missing.jpg")!)
+      #expect(try await first.get(path).status == 404)
+      let clock = ContinuousClock()
+      let start = clock.now
+      #expect(try await second.get(path).status == 404)
+      #expect(try await first.get(path).status == 404)
+      #expect(clock.now - start < .seconds(30 * Sanitizer.slowdown))
+      #expect(origin.requests("/missing.jpg").count == 3)
+      await first.stop()
+      await second.stop()
+    }
   }
 #endif
