@@ -33,7 +33,11 @@ final class ResultCache: Sendable {
 
   /// Keeps `result` under `key` in every tier.
   func store(_ result: CachedResult, forKey key: String) async {
-    memory.setValue(result, forKey: key, cost: result.data.count)
+    // An encoder's Data may sit in a larger buffer than its bytes; the
+    // tier keeps an exact copy, so its cost is what it holds.
+    var compact = result
+    compact.data = result.data.withUnsafeBytes { Data($0) }
+    memory.setValue(compact, forKey: key, cost: compact.data.count)
     for tier in tiers { try? await tier.storeData(result.data, forKey: key, metadata: result.metadata) }
   }
 
