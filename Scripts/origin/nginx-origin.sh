@@ -2,7 +2,7 @@
 # A throwaway nginx origin on 127.0.0.1 (never any other address), for the
 # tests, `make demo` and `make bench`.
 #
-# usage: nginx-origin.sh ROOT [--workdir DIR] [--tls] [--expired] [--bench] [--conf FILE] [--module NAME]
+# usage: nginx-origin.sh ROOT [--workdir DIR] [--tls] [--expired] [--bench] [--conf FILE] [--http-conf FILE] [--module NAME]
 #
 # Generates a config into a work folder (a new temporary one unless
 # --workdir names one), starts nginx in the foreground on a free port, waits
@@ -27,6 +27,8 @@
 #   --conf      a file of extra directives included in the server block
 #               (locations with their own headers or access rules); the
 #               string @WORKDIR@ in it is replaced by the work folder
+#   --http-conf a file of extra directives included in the http block, as
+#               --conf's are (an upstream for a location to proxy_pass to)
 #   --module    a dynamic module to load, by file name without .so, from
 #               Debian's /usr/lib/nginx/modules (ngx_http_js_module: njs)
 #
@@ -38,7 +40,7 @@
 # folders) and as any other user.
 set -euo pipefail
 
-usage() { echo "usage: $0 ROOT [--workdir DIR] [--tls] [--expired] [--bench] [--conf FILE] [--module NAME]" >&2; exit 2; }
+usage() { echo "usage: $0 ROOT [--workdir DIR] [--tls] [--expired] [--bench] [--conf FILE] [--http-conf FILE] [--module NAME]" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 root=$1
 shift
@@ -47,6 +49,7 @@ tls=0
 expired=0
 bench=0
 conf=""
+http_conf=""
 modules=""
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -55,6 +58,7 @@ while [[ $# -gt 0 ]]; do
     --expired) expired=1; shift ;;
     --bench) bench=1; shift ;;
     --conf) [[ $# -ge 2 ]] || usage; conf=$2; shift 2 ;;
+    --http-conf) [[ $# -ge 2 ]] || usage; http_conf=$2; shift 2 ;;
     --module)
       [[ $# -ge 2 ]] || usage
       [[ -f /usr/lib/nginx/modules/$2.so ]] || { echo "nginx-origin: no module /usr/lib/nginx/modules/$2.so" >&2; exit 1; }
@@ -141,6 +145,11 @@ if [[ -n $conf ]]; then
   sed "s|@WORKDIR@|$workdir|g" "$conf" >"$workdir/extra.conf"
   include_line="include $workdir/extra.conf;"
 fi
+http_include_line=""
+if [[ -n $http_conf ]]; then
+  sed "s|@WORKDIR@|$workdir|g" "$http_conf" >"$workdir/extra-http.conf"
+  http_include_line="include $workdir/extra-http.conf;"
+fi
 
 write_config() {
   cat >"$workdir/nginx.conf" <<EOF
@@ -180,6 +189,7 @@ http {
   etag on;
   if_modified_since exact;
   $cache_line
+  $http_include_line
   server {
     listen 127.0.0.1:$1$listen_extra;
     server_name localhost;
