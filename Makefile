@@ -40,8 +40,8 @@ TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENC
 BENCH_PACKAGES := $(TEST_PACKAGES) $(SERVE_BENCH_PACKAGES) python3-venv
 
 .PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address fuzz \
-	robustness-report robustness-record demo demo-fleet gallery bench deps test-deps demo-deps demo-fleet-deps \
-	gallery-deps bench-deps \
+	robustness-report robustness-record demo demo-fleet demo-serve gallery bench deps test-deps demo-deps \
+	demo-fleet-deps demo-serve-deps gallery-deps bench-deps \
 	format clean
 
 all: build
@@ -57,6 +57,9 @@ demo-deps:
 
 demo-fleet-deps:
 	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(REDIS_PACKAGES)
+
+demo-serve-deps:
+	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(REDIS_PACKAGES) $(SERVE_PACKAGES) python3-pil
 
 gallery-deps:
 	@Scripts/install-deps.sh $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES)
@@ -149,6 +152,15 @@ demo: demo-deps release
 # tier and the origin's requests, one per URL (Scripts/demo-fleet.sh).
 demo-fleet: demo-fleet-deps release
 	Scripts/demo-fleet.sh
+
+# Two `magpie serve` instances behind an nginx load balancer, sharing a
+# Redis tier, with an origin serving samples/ (all on 127.0.0.1): headless
+# Chromium opens a page of 24 signed thumbnails, checks each decodes at its
+# size and screenshots it (.build/artifacts/serve/demo-serve.png; DOCS=1
+# also refreshes docs/serve-demo.png); prints what each instance did and
+# what the origin served (Scripts/demo-serve.sh).
+demo-serve: demo-serve-deps release
+	Scripts/demo-serve.sh $(if $(DOCS),--docs)
 
 # The GTK gallery against a local nginx serving samples/ (needs a display).
 gallery: gallery-deps
