@@ -30,6 +30,18 @@
 # listened, for a check that nothing still does), page/index.html.
 # Stops everything it started on exit, however it ends.
 set -euo pipefail
+# Start over once with no signal blocked and no descriptor but 0-2 from the
+# caller: a blocked SIGTERM (a Swift test's Foundation.Process hands its
+# child a full mask) would stay blocked in redis-server and Chromium, which
+# then could not be stopped, and a descriptor the caller watches for its
+# child's exit (Foundation's again) must not live on in anything started here.
+if [[ -z ${DEMO_SERVE_STARTED:-} ]]; then
+  DEMO_SERVE_STARTED=1 exec python3 -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+os.execv(sys.argv[1], sys.argv[1:])' "$0" "$@"
+fi
+unset DEMO_SERVE_STARTED
 cd "$(dirname "$0")/.."
 magpie=${MAGPIE:-.build/release/magpie}
 out=.build/artifacts/serve
@@ -73,17 +85,28 @@ trap stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# detached CMD...: CMD without the FIFOs this script holds open (the nginx
+# scripts' stdin and stdout), in the background function's subshell, which
+# it replaces; so nothing it starts keeps another's stdin open.
+held=()
+detached() {
+  local fd
+  for fd in "${held[@]}"; do exec {fd}>&-; done
+  exec "$@"
+}
+
 # start_nginx NAME ROOT [ARGS...]: Scripts/origin/nginx-origin.sh on a pair
 # of FIFOs (its stdin kept open until stop); sets nginx_port.
 start_nginx() {
   local name=$1 input output
   shift
   mkfifo "$work/$name.in" "$work/$name.out"
-  bash Scripts/origin/nginx-origin.sh "$@" --workdir "$work/$name" <"$work/$name.in" >"$work/$name.out" &
+  detached bash Scripts/origin/nginx-origin.sh "$@" --workdir "$work/$name" <"$work/$name.in" >"$work/$name.out" &
   nginx_pids+=($!)
   exec {input}>"$work/$name.in"
   nginx_inputs+=("$input")
   exec {output}<"$work/$name.out"
+  held+=("$input" "$output")
   read -r nginx_port <&"$output" || fail "the $name nginx did not start"
   read -r _ <&"$output"
 }
@@ -94,7 +117,7 @@ origin_port=$nginx_port
 # redis-server on a free port: a random one, again if it was taken.
 for _ in 1 2 3 4 5; do
   redis_port=$((33000 + (RANDOM * 32768 + RANDOM) % 12000))
-  setpriv --pdeathsig TERM redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
+  detached setpriv --pdeathsig TERM redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
     --dir "$work" --logfile "$work/redis.log" &
   redis_pid=$!
   for _ in $(seq 50); do
@@ -116,10 +139,11 @@ export MAGPIE_SERVE_KEY MAGPIE_SERVE_SALT
 instance_ports=()
 for i in 1 2; do
   mkfifo "$work/serve-$i.out"
-  setpriv --pdeathsig TERM "$magpie" serve --host 127.0.0.1 --port 0 --redis "redis://127.0.0.1:$redis_port/0" \
+  detached setpriv --pdeathsig TERM "$magpie" serve --host 127.0.0.1 --port 0 --redis "redis://127.0.0.1:$redis_port/0" \
     --allow-source "http://127.0.0.1:$origin_port/" >"$work/serve-$i.out" 2>"$work/serve-$i.err" &
   instance_pids+=($!)
   exec {output}<"$work/serve-$i.out"
+  held+=("$output")
   line=
   read -r -t 30 line <&"$output" || true
   [[ $line =~ ^listening\ on\ http://127\.0\.0\.1:([0-9]+)$ ]] ||
@@ -162,7 +186,7 @@ echo "demo-serve: Chromium opens $page"
 # profile and caches live in the work folder. In the background, so that
 # a signal stops the demo at once (bash runs a trap only between commands).
 mkdir -p "$work/home"
-HOME=$work/home XDG_CONFIG_HOME=$work/home XDG_CACHE_HOME=$work/home timeout 120 "$chromium" \
+detached env HOME="$work/home" XDG_CONFIG_HOME="$work/home" XDG_CACHE_HOME="$work/home" timeout 120 "$chromium" \
   --headless=new --no-sandbox --disable-gpu --user-data-dir="$work/chromium" --window-size=1280,1000 \
   --hide-scrollbars --no-first-run --no-default-browser-check --disable-background-networking \
   --disable-component-update --disable-sync --disable-extensions --disable-default-apps --disable-breakpad \
