@@ -54,15 +54,16 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 fail() { echo "demo-serve: $*" >&2; exit 1; }
+# No artifact of an earlier run survives a failure of this one.
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -rf "$out/page" "$out"/{demo-serve.png,dom.html,manifest.json,revisit.json,check.json,ports.txt}
 [[ -x $magpie ]] || fail "no $magpie (make release builds it)"
 chromium=$(command -v chromium || true)
 [[ -n $chromium ]] || fail "chromium is not installed (make demo-serve-deps, or apt-get install chromium)"
 python3 -c 'import PIL' 2>/dev/null || fail "Pillow is not installed (apt-get install python3-pil)"
 command -v redis-server >/dev/null || fail "redis-server is not installed (apt-get install redis-server)"
 
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-rm -rf "$out/page" "$out"/{demo-serve.png,dom.html,manifest.json,revisit.json,check.json,ports.txt}
 work=$(mktemp -d "${TMPDIR:-/tmp}/magpie-demo-serve.XXXXXX")
 redis_pid=
 chromium_pid=
