@@ -52,11 +52,12 @@ IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp")
 class Nginx:
     """nginx-origin.sh as a context manager: the port while it runs."""
 
-    def __init__(self, root):
+    def __init__(self, root, prefix=()):
         self.root = root
+        self.prefix = list(prefix)  # e.g. taskset -c 1: nginx and its workers on those cores
 
     def __enter__(self):
-        self.process = subprocess.Popen(["bash", ORIGIN, self.root, "--bench"], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen(self.prefix + ["bash", ORIGIN, self.root, "--bench"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         port = self.process.stdout.readline().strip()
         if not port.isdigit():
