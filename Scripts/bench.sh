@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: makes the peers' virtualenv on first use and keeps it in
-# step with Scripts/bench/requirements.txt (Pillow, pyvips, numpy, aiohttp
-# from PyPI: benchmark tooling only, never Magpie's runtime), then runs
-# Scripts/bench/bench.py.
+# step with Scripts/bench/requirements.txt (Pillow, pyvips, numpy, aiohttp,
+# thumbor 7.8 as magpie serve's peer, from PyPI: benchmark tooling only,
+# never Magpie's runtime), then runs Scripts/bench/bench.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -x .venv/bin/python ]] || python3 -m venv .venv

@@ -8,7 +8,9 @@ runs; engines take ROUNDS turns per case and each keeps its fastest round,
 so load drifting on a shared machine does not favour whoever ran in the
 quiet moment. Ratios are against the named peer measured in this same run,
 so the machine's speed cancels out. Also: thumbnails of a mixed corpus on
-all cores at once, and the peak memory of thumbnailing a 10000x10000 JPEG.
+all cores at once, and the peak memory of thumbnailing a 10000x10000 JPEG;
+and the sections of the files imported below, `magpie serve` against
+thumbor under wrk among them (serve_bench.py).
 Writes bench/results.json and bench/results.md.
 """
 import argparse
@@ -30,6 +32,7 @@ import pipeline_bench  # noqa: E402
 import animation_bench  # noqa: E402
 import color_bench  # noqa: E402
 import redis_bench  # noqa: E402
+import serve_bench  # noqa: E402
 
 WORK = os.path.join(ROOT, "bench", "work")
 KODAK = os.path.normpath(os.path.join(ROOT, "..", "shared", "testdata", "kodak"))
@@ -322,6 +325,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3,
                     help="times each engine is run per case, in turns; its fastest round counts")
     ap.add_argument("--only", help="run only cases whose id contains this")
+    ap.add_argument("--serve-seconds", type=int, default=15, help="wrk's duration per magpie serve/thumbor run")
+    ap.add_argument("--serve-rounds", type=int, default=2, help="rounds of the magpie serve/thumbor runs")
     a = ap.parse_args()
 
     files = corpus()
@@ -474,12 +479,13 @@ def main():
     animation = [] if a.only and a.only not in "animation" else animation_bench.run(a.magpie, sys.executable)
     color = [] if a.only and a.only not in "color" else color_bench.run(a.magpie, files["photo-4000x3000.jpg"])
     redis = [] if a.only and a.only not in "redis" else redis_bench.run(a.magpie)
+    serve = [] if a.only and a.only not in "serve" else serve_section(a)
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version()},
         "reps": a.reps, "warmup": a.warmup, "rounds": a.rounds, "results": results, "batch": batch, "memory": memory,
         "caching": caching, "network": network, "pipeline": pipeline, "animation": animation, "color": color,
-        "redis": redis,
+        "redis": redis, "serve": serve,
     }
     out_dir = os.path.join(ROOT, "bench")
     with open(os.path.join(out_dir, "results.json"), "w") as f:
@@ -494,10 +500,21 @@ def main():
     text += "\n" + animation_bench.markdown(animation) if animation else ""
     text += "\n" + color_bench.markdown(color) if color else ""
     text += "\n" + redis_bench.markdown(redis) if redis_bench.markdown(redis) else ""
+    text += "\n" + serve_bench.markdown(serve) if serve_bench.markdown(serve) else ""
     with open(os.path.join(out_dir, "results.md"), "w") as f:
         f.write(text)
     print("\n" + text)
     print(f"wrote {os.path.relpath(os.path.join(out_dir, 'results.json'), ROOT)} and results.md")
+
+
+def serve_section(a):
+    """magpie serve against thumbor under wrk (serve_bench.py); a failure
+    (thumbor or wrk missing) is a row saying so, not the end of the run."""
+    try:
+        return serve_bench.run(a.magpie, seconds=a.serve_seconds, rounds=a.serve_rounds)
+    except Exception as e:
+        print(f"serve: failed: {e}", flush=True)
+        return [{"error": str(e)[:400]}]
 
 
 def batch_bench(engines, files, reps):
