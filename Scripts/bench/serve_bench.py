@@ -195,6 +195,13 @@ def proc_status(pid, field):
     return None
 
 
+def machine_idle():
+    """(idle + iowait, total) jiffies of all cores, from /proc/stat."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    return values[3] + values[4], sum(values)
+
+
 def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -256,7 +263,6 @@ def thumbor_config(folder, warm):
         "QUALITY = 80",
         "AUTO_WEBP = False",
         "PROGRESSIVE_JPEG = False",
-        "HTTP_LOADER_MAX_CLIENTS = 64",
     ]
     if warm:
         lines += ["RESULT_STORAGE = 'thumbor.result_storages.file_storage'",
@@ -403,8 +409,13 @@ def one_run(magpie, server_name, cache, cores, origin, lists, seconds, connectio
                    f"http://127.0.0.1:{server.port}"]
             record["wrk_command"] = " ".join(wrk)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            idle_before = machine_idle()
             out = subprocess.run(wrk, capture_output=True, text=True, timeout=seconds + 120)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            idle_after = machine_idle()
+            # Cores left idle during the run: near 0 with others' work on a shared machine.
+            record["idle_cores"] = round(os.cpu_count() * (idle_after[0] - idle_before[0]) /
+                                         max(1, idle_after[1] - idle_before[1]), 2)
             wrk_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             record["server_cpu_s"] = round(cpu_seconds(server.pid) - cpu_before, 2)
             record["peak_rss_mb"] = round(proc_status(server.pid, "VmHWM") / 1024, 1)
@@ -480,7 +491,7 @@ def run(magpie, seconds=15, connections=8, wrk_threads=2, rounds=2):
                 runs[(cores, cache, server)].append(record)
                 print("serve " + json.dumps({k: record.get(k) for k in (
                     "server", "cache", "cores", "round", "load_before", "requests_per_s", "p50_ms", "p99_ms",
-                    "peak_rss_mb", "cpu_ms_per_request", "server_cpu_share", "wrk_cpu_share", "errors", "valid",
+                    "peak_rss_mb", "cpu_ms_per_request", "server_cpu_share", "wrk_cpu_share", "idle_cores", "errors", "valid",
                     "problems")}), flush=True)
     rows = []
     for (cores, cache, server), records in runs.items():
@@ -529,20 +540,21 @@ def markdown(rows):
            f"valid round; a row is valid only with 0 socket errors and 0 non-2xx. Load: 1-minute load average "
            f"just before the run (machine shared).", "",
            "| server | cache | cores | requests/s | p50 | p99 | errors | peak RSS | server CPU ms/request | "
-           "server / wrk CPU (cores busy) | load | rounds (requests/s) |",
-           "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+           "server / wrk CPU (cores busy) | idle cores | load | rounds (requests/s) |",
+           "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in table:
         rounds = ", ".join(f"{x['requests_per_s']:.0f}" if x.get("requests_per_s") else "failed"
                            for x in r.get("rounds", []))
         if not r.get("requests_per_s") or not r.get("valid"):
             why = "; ".join(r.get("problems", []))[:120]
-            out.append(f"| {r['server']} | {r['cache']} | {r['cores']} | invalid: {why} | | | | | | | "
+            out.append(f"| {r['server']} | {r['cache']} | {r['cores']} | invalid: {why} | | | | | | | | "
                        f"{r.get('load_before', '–')} | {rounds} |")
             continue
         out.append(f"| {r['server']} | {r['cache']} | {r['cores']} | {r['requests_per_s']:,.1f} | "
                    f"{r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | {sum(r['errors'].values())} | "
                    f"{r['peak_rss_mb']:.1f} MB | {r['cpu_ms_per_request']:.2f} | "
-                   f"{r['server_cpu_share']:.2f} / {r['wrk_cpu_share']:.2f} | {r['load_before']:.2f} | {rounds} |")
+                   f"{r['server_cpu_share']:.2f} / {r['wrk_cpu_share']:.2f} | {r['idle_cores']:.2f} | "
+                   f"{r['load_before']:.2f} | {rounds} |")
     out += ["", "| Magpie / thumbor | cores | requests/s (aim) | p99 (lower is better) | peak RSS (lower is better) |",
             "| --- | --- | ---: | ---: | ---: |"]
     for r in ratios:
