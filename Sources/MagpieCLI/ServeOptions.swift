@@ -33,6 +33,14 @@ import Magpie
       configuration.queueCapacity = try arguments.integer(
         "--queue", in: 0...100_000, default: configuration.queueCapacity)
       configuration.cacheTTL = try arguments.integer("--ttl", in: 0...315_360_000, default: configuration.cacheTTL)
+      configuration.downloadTimeout = .milliseconds(
+        try arguments.integer(
+          "--download-timeout-ms", in: 1...3_600_000,
+          default: Int(configuration.downloadTimeout.components.seconds) * 1000))
+      configuration.requestTimeout = .milliseconds(
+        try arguments.integer(
+          "--request-timeout-ms", in: 1...3_600_000,
+          default: Int(configuration.requestTimeout.components.seconds) * 1000))
       configuration.defaultQuality = try arguments.integer(
         "--quality", in: 1...100, default: configuration.defaultQuality)
       for preset in arguments.values("--preset") {
