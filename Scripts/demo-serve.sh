@@ -115,22 +115,11 @@ start_nginx() {
 start_nginx origin samples
 origin_port=$nginx_port
 
-# redis-server on a free port: a random one, again if it was taken.
-for _ in 1 2 3 4 5; do
-  redis_port=$((33000 + (RANDOM * 32768 + RANDOM) % 12000))
-  detached setpriv --pdeathsig TERM redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no \
-    --dir "$work" --logfile "$work/redis.log" &
-  redis_pid=$!
-  for _ in $(seq 50); do
-    if redis-cli -p "$redis_port" ping 2>/dev/null | grep -q PONG; then break 2; fi
-    kill -0 "$redis_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill "$redis_pid" 2>/dev/null || true
-  wait "$redis_pid" 2>/dev/null || true
-  redis_pid=
-done
-[[ -n $redis_pid ]] || fail "redis-server did not start"
+# redis-server on a free port (Scripts/lib/private-redis.sh).
+# shellcheck source=lib/private-redis.sh
+source Scripts/lib/private-redis.sh
+start_private_redis "$work" detached setpriv --pdeathsig TERM
+[[ -n "$redis_pid" ]] || fail "redis-server did not start"
 
 # One key and salt for the fleet, new each run, given in the environment
 # (not on a command line anyone can read).

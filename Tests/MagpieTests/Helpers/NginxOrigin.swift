@@ -126,19 +126,8 @@ final class NginxOrigin: @unchecked Sendable {
   /// GET /__magpie-origin on a fresh connection, read to the end.
   private func fence() throws {
     guard scheme == "http" else { return }
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw NginxOriginError(reason: "socket() failed") }
+    let socket = try LoopbackSocket.connected(to: port)
     defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw NginxOriginError(reason: "cannot connect to nginx on port \(port)") }
     let request = "GET /__magpie-origin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
     _ = request.withCString { send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     var buffer = [UInt8](repeating: 0, count: 4096)
