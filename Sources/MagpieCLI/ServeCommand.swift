@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Magpie
-import Synchronization
 
 #if canImport(MagpieServer)
   import MagpieServer
@@ -29,7 +28,7 @@ enum ServeCommand {
       let service: ImageService
       let server: HTTPServer
       do {
-        let inFlight = Mutex(0)
+        let inFlight = Lock(0)
         service = try ImageService(configuration: configuration, inFlight: { inFlight.withLock { $0 } })
         server = try HTTPServer(
           host: host, port: port, threads: threads, immediate: { service.immediateResponse(to: $0) }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Magpie
 
 /// SIGTERM and SIGINT as an event a command can await, handled on a
 /// dispatch queue (not in a signal handler, where almost nothing is safe).
@@ -12,7 +12,7 @@ enum TerminationSignal {
   /// Returns on the first SIGTERM or SIGINT after the call.
   static func wait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let pending = Mutex<CheckedContinuation<Void, Never>?>(continuation)
+      let pending = Lock<CheckedContinuation<Void, Never>?>(continuation)
       for number in [SIGTERM, SIGINT] {
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import Magpie
 
 /// What libmicrohttpd's C callbacks reach: it turns a connection's first
 /// call into a suspended connection and a task running the handler, and
@@ -9,7 +9,7 @@ import Synchronization
 final class HTTPBridge: Sendable {
   private let handler: HTTPServer.Handler
   private let immediate: HTTPServer.ImmediateHandler?
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   private struct State {
     var table = InFlightTable()

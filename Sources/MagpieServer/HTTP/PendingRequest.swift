@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import Magpie
 
 /// One request between the access handler's first call, which suspends its
 /// connection and starts the handler, and the call after the resume, which
@@ -8,7 +8,7 @@ import Synchronization
 final class PendingRequest: Sendable {
   /// Whether the request counts in the server's ``InFlightTable``.
   let counted: Bool
-  private let state = Mutex<(response: HTTPResponse?, task: Task<Void, Never>?)>((nil, nil))
+  private let state = Lock<(response: HTTPResponse?, task: Task<Void, Never>?)>((nil, nil))
 
   init(counted: Bool) { self.counted = counted }
 

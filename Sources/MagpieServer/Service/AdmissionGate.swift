@@ -1,4 +1,4 @@
-import Synchronization
+import Magpie
 
 /// The async side of an ``AdmissionQueue``: runs work when a slot is free,
 /// makes it wait in the bounded queue, or refuses it at once.
@@ -10,11 +10,11 @@ final class AdmissionGate: Sendable {
     /// Waiters given a slot before they could park their continuation.
     var granted: Set<Int> = []
   }
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   /// A gate letting `concurrency` run with `capacity` waiting.
   init(concurrency: Int, capacity: Int) {
-    state = Mutex(State(queue: AdmissionQueue(concurrency: concurrency, capacity: capacity)))
+    state = Lock(State(queue: AdmissionQueue(concurrency: concurrency, capacity: capacity)))
   }
 
   /// How many run and wait now.

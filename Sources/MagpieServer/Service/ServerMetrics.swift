@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Magpie
 
 /// What the server counts, rendered for `/metrics` in Prometheus' text
 /// format: requests by status and format, time per pipeline stage, result
@@ -28,7 +28,7 @@ public final class ServerMetrics: Sendable {
     var bytesIn = 0
     var bytesOut = 0
   }
-  private let counts = Mutex(Counts())
+  private let counts = Lock(Counts())
 
   /// An empty set of counters.
   public init() {}

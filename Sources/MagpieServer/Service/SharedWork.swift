@@ -1,9 +1,9 @@
-import Synchronization
+import Magpie
 
 /// Identical work done once per process: the first caller for a key runs
 /// it, callers arriving while it runs wait for its outcome.
 final class SharedWork<Value: Sendable, Failure: Error>: Sendable {
-  private let waiting = Mutex<[String: [CheckedContinuation<Result<Value, Failure>?, Never>]]>([:])
+  private let waiting = Lock<[String: [CheckedContinuation<Result<Value, Failure>?, Never>]]>([:])
 
   /// `work`'s outcome for `key`, run here or by the caller already running
   /// it. Returns whether this caller joined another's run.

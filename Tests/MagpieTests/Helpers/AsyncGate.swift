@@ -1,4 +1,4 @@
-import Synchronization
+import Magpie
 
 /// A gate tasks wait at until a test opens it, and that tells the test
 /// when a number of tasks are waiting: no sleeps, no polling.
@@ -9,7 +9,7 @@ final class AsyncGate: Sendable {
     var arrivals = 0
     var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Waits until ``open()`` (returns at once after it).
   func wait() async {

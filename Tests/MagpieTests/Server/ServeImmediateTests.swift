@@ -1,6 +1,5 @@
 import Foundation
 import Magpie
-import Synchronization
 import Testing
 
 @testable import MagpieServer
@@ -11,7 +10,7 @@ import Testing
 struct ServeImmediateTests {
   @Test("an immediate answer never reaches the async handler; nil hands the request on")
   func serverFastPath() async throws {
-    let handled = Mutex<[String]>([])
+    let handled = Lock<[String]>([])
     let server = try HTTPServer(immediate: { $0.path == "/fast" ? .text(200, "fast") : nil }) { request in
       handled.withLock { $0.append(request.path) }
       return .text(200, "slow")

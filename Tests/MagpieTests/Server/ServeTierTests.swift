@@ -42,7 +42,12 @@
       let redisServer = try RedisServer()
       func instance() throws -> ServeHarness {
         var configuration = ServeHarness.configuration()
-        configuration.tiers = [RedisStorage(configuration: RedisConfiguration(port: redisServer.port))]
+        var redis = RedisConfiguration(port: redisServer.port)
+        // The holder's transform must land before the others stop waiting,
+        // also under a sanitizer's slowdown.
+        redis.lockWait = .seconds(60)
+        redis.lockDuration = .seconds(120)
+        configuration.tiers = [RedisStorage(configuration: redis)]
         return try ServeHarness(configuration)
       }
       let first = try instance()
