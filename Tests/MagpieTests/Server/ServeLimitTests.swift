@@ -58,7 +58,9 @@ struct ServeLimitTests {
     var configuration = ServeHarness.configuration()
     configuration.concurrency = 1
     configuration.queueCapacity = 0
-    configuration.requestTimeout = .seconds(2)
+    // Long enough that the second request always finds the slot taken,
+    // also under a sanitizer (TSan once took over 2 s to send it).
+    configuration.requestTimeout = .seconds(5 * Sanitizer.slowdown)
     let harness = try ServeHarness(configuration)
     let base = "http://127.0.0.1:\(origin.port)"
     let busy = Task {
