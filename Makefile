@@ -79,12 +79,19 @@ build-minimal: deps
 release: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product magpie
 
+# Each test run goes through Scripts/test-watchdog.py: past its limit
+# (about ten times what it takes here) it prints the tests still running and
+# their threads' backtraces, and stops the run, instead of hanging until CI's
+# own limit cuts it off with nothing said. Scripts/test-suites.sh runs the
+# HTTP server's suites in a process of their own (it says why).
+TEST_LIMIT ?= 900
+WATCHDOG = python3 Scripts/test-watchdog.py --limit
 test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) build -c release $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product magpie
 	@Scripts/testdata-status.sh
-	$(SWIFT) test --skip-build
-	MAGPIE_SOAK_SECONDS=60 $(SWIFT) test --skip-build --filter DiskCacheSoakTests
+	SWIFT="$(SWIFT)" Scripts/test-suites.sh $(TEST_LIMIT) .build/artifacts/test-hang
+	MAGPIE_SOAK_SECONDS=60 $(WATCHDOG) 600 -- $(SWIFT) test --skip-build --filter DiskCacheSoakTests
 	python3 Scripts/hostile/run_hostile_corpus.py --count $(HOSTILE_TEST_COUNT)
 	$(MAKE) test-gtk
 
@@ -119,7 +126,8 @@ robustness-record: test-deps
 # Release: the gallery UI test scrolls 2,000 cells, each image resized to
 # its cell, which an unoptimised build does too slowly to measure.
 test-gtk:
-	cd MagpieGTK && $(SWIFT) build -c release --build-tests $(SWIFT_FLAGS) && $(SWIFT) test -c release --skip-build
+	cd MagpieGTK && $(SWIFT) build -c release --build-tests $(SWIFT_FLAGS) && \
+		$(WATCHDOG:Scripts/%=../Scripts/%) 600 --report ../.build/artifacts/test-hang-gtk -- $(SWIFT) test -c release --skip-build
 
 # The four-process disk-cache soak alone (make test runs it too, after the
 # suite): SOAK_SECONDS, 60 unless set.

@@ -44,6 +44,9 @@ fi
 unset DEMO_SERVE_STARTED
 cd "$(dirname "$0")/.."
 magpie=${MAGPIE:-.build/release/magpie}
+# Debian's Python, whose Pillow (python3-pil) make installs: the first
+# python3 on PATH may be another one (pyenv's) without it.
+python=${PYTHON:-/usr/bin/python3}
 out=.build/artifacts/serve
 docs=0
 while [[ $# -gt 0 ]]; do
@@ -61,7 +64,7 @@ rm -rf "$out/page" "$out"/{demo-serve.png,dom.html,manifest.json,revisit.json,ch
 [[ -x $magpie ]] || fail "no $magpie (make release builds it)"
 chromium=$(command -v chromium || true)
 [[ -n $chromium ]] || fail "chromium is not installed (make demo-serve-deps, or apt-get install chromium)"
-python3 -c 'import PIL' 2>/dev/null || fail "Pillow is not installed (apt-get install python3-pil)"
+"$python" -c 'import PIL' 2>/dev/null || fail "Pillow is not installed (apt-get install python3-pil)"
 command -v redis-server >/dev/null || fail "redis-server is not installed (apt-get install redis-server)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/magpie-demo-serve.XXXXXX")
@@ -140,7 +143,7 @@ for i in 1 2; do
     fail "magpie serve $i did not start ('$line'): $(cat "$work/serve-$i.err")"
   instance_ports+=("${BASH_REMATCH[1]}")
 done
-python3 Scripts/serve/demo_page.py page --origin "$origin_port" --out "$out"
+"$python" Scripts/serve/demo_page.py page --origin "$origin_port" --out "$out"
 unset MAGPIE_SERVE_KEY MAGPIE_SERVE_SALT
 
 # The balancer: round robin over the two instances for signed paths (the
@@ -191,7 +194,7 @@ if [[ $status -ne 0 || ! -s $out/dom.html ]]; then
   fail "chromium exited $status"
 fi
 
-python3 Scripts/serve/demo_page.py revisit --balancer "$balancer_port" --out "$out"
+"$python" Scripts/serve/demo_page.py revisit --balancer "$balancer_port" --out "$out"
 for i in 1 2; do
   curl -sf --max-time 10 "http://127.0.0.1:${instance_ports[i - 1]}/metrics" >"$work/metrics-$i.txt" ||
     fail "no /metrics from instance $i"
@@ -213,7 +216,7 @@ done
 instance_pids=()
 
 result=0
-python3 Scripts/serve/demo_page.py report --out "$out" --metrics "$work/metrics-1.txt" "$work/metrics-2.txt" \
+"$python" Scripts/serve/demo_page.py report --out "$out" --metrics "$work/metrics-1.txt" "$work/metrics-2.txt" \
   --origin-log "$work/origin/logs/access.log" --exits "${exits[@]}" || result=$?
 if [[ $docs -eq 1 && $result -eq 0 ]]; then
   cp "$out/demo-serve.png" docs/serve-demo.png

@@ -19,6 +19,16 @@ final class ServeProcess: @unchecked Sendable {
     process.standardOutput = out
     process.standardError = try FileHandle(forWritingTo: errors)
     try process.run()
+    // A server that neither prints its line nor exits is killed, which
+    // closes the pipe and ends the read below.
+    let started = DispatchSemaphore(value: 0)
+    let process = process
+    DispatchQueue.global().async {
+      if started.wait(timeout: .now() + .seconds(60 * Sanitizer.slowdown)) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+      }
+    }
+    defer { started.signal() }
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {
       let chunk = out.fileHandleForReading.availableData
@@ -49,12 +59,23 @@ final class ServeProcess: @unchecked Sendable {
   /// Sends `signal`.
   func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-  /// Waits for it to exit and returns its status.
-  func exitStatus() async -> Int32 {
-    await withCheckedContinuation { continuation in
+  /// Waits for it to exit and returns its status; one still running after
+  /// `limit` (a server that does not drain) is killed, and the answer is
+  /// `nil`.
+  func exitStatus(limit: Duration = .seconds(60 * Sanitizer.slowdown)) async -> Int32? {
+    let process = process
+    return await withCheckedContinuation { continuation in
       DispatchQueue.global().async {
-        self.process.waitUntilExit()
-        continuation.resume(returning: self.process.terminationStatus)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        if process.isRunning && exited.wait(timeout: .now() + .seconds(Int(limit.components.seconds))) == .timedOut {
+          kill(process.processIdentifier, SIGKILL)
+          process.waitUntilExit()
+          continuation.resume(returning: nil)
+          return
+        }
+        process.waitUntilExit()
+        continuation.resume(returning: process.terminationStatus)
       }
     }
   }
