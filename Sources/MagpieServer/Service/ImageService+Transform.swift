@@ -31,14 +31,9 @@ extension ImageService {
     return .success(Prepared(parsed: parsed, preference: preference, key: key))
   }
 
-  /// The result for a transform URL and whether its format was
-  /// negotiated, from the result cache or made now.
-  func transform(_ request: HTTPRequest) async -> Result<(CachedResult, negotiated: Bool), ServeFailure> {
-    let prepared: Prepared
-    switch prepare(request) {
-    case .failure(let failure): return .failure(failure)
-    case .success(let value): prepared = value
-    }
+  /// The result for a prepared transform URL and whether its format was
+  /// negotiated, from the result cache's slower tiers or made now.
+  func transform(_ prepared: Prepared) async -> Result<(CachedResult, negotiated: Bool), ServeFailure> {
     let (parsed, preference, key) = (prepared.parsed, prepared.preference, prepared.key)
     if let refusal = await configuration.sources.check(parsed.source) {
       return .failure(ServeFailure(status: refusal.status, reason: refusal.reason))

@@ -37,17 +37,21 @@ public final class ImageService: Sendable {
     gate = AdmissionGate(concurrency: configuration.concurrency, capacity: configuration.queueCapacity)
   }
 
-  /// The response to `request`: ``immediateResponse(to:)`` when it has
-  /// one, else a transform through the tiers and the pipeline.
+  /// The response to `request`: the one ``immediateResponse(to:)`` gives
+  /// when there is one, else a transform through the tiers and the
+  /// pipeline. The URL is parsed, checked and keyed once either way.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
-    if let response = immediateResponse(to: request) { return response }
     let start = ContinuousClock.now
-    let (response, format) =
-      switch await transform(request) {
+    let (response, format): (HTTPResponse, String)
+    switch route(request) {
+    case .answered(let answer, let answerFormat): (response, format) = (answer, answerFormat)
+    case .transform(let prepared):
+      switch await transform(prepared) {
       case .success(let (result, negotiated)):
-        (answer(result, to: request, negotiated: negotiated), result.format.rawValue)
-      case .failure(let failure): (failure.response, "-")
+        (response, format) = (answer(result, to: request, negotiated: negotiated), result.format.rawValue)
+      case .failure(let failure): (response, format) = (failure.response, "-")
       }
+    }
     record(request, response, format: format, since: start)
     return response
   }
@@ -58,32 +62,38 @@ public final class ImageService: Sendable {
   /// wait (another tier, the pipeline).
   public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
     let start = ContinuousClock.now
-    guard let (response, format) = immediateRoute(request) else { return nil }
+    guard case .answered(let response, let format) = route(request) else { return nil }
     record(request, response, format: format, since: start)
     return response
   }
 
-  private func immediateRoute(_ request: HTTPRequest) -> (HTTPResponse, String)? {
+  /// What a request needs: an answer now, or a transform of a URL
+  /// already parsed and checked.
+  enum Route {
+    case answered(HTTPResponse, format: String)
+    case transform(Prepared)
+  }
+
+  private func route(_ request: HTTPRequest) -> Route {
     guard request.method == "GET" || request.method == "HEAD" else {
-      return (.text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")]), "-")
+      return .answered(.text(405, "only GET and HEAD", headers: [("Allow", "GET, HEAD")]), format: "-")
     }
     switch request.path {
-    case "/health": return (.text(200, "ok"), "-")
+    case "/health": return .answered(.text(200, "ok"), format: "-")
     case "/metrics":
       let text = metrics.render(inFlight: inFlight(), queued: gate.load.waiting)
-      return (
+      return .answered(
         HTTPResponse(
           status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
-          body: Data(text.utf8)), "-"
-      )
+          body: Data(text.utf8)), format: "-")
     default:
       switch prepare(request) {
-      case .failure(let failure): return (failure.response, "-")
+      case .failure(let failure): return .answered(failure.response, format: "-")
       case .success(let prepared):
         // A result in memory passed the source policy when it was made.
-        guard let hit = cache.memory.value(forKey: prepared.key) else { return nil }
+        guard let hit = cache.memory.value(forKey: prepared.key) else { return .transform(prepared) }
         metrics.countCacheLookup(hit: "memory")
-        return (answer(hit, to: request, negotiated: prepared.negotiated), hit.format.rawValue)
+        return .answered(answer(hit, to: request, negotiated: prepared.negotiated), format: hit.format.rawValue)
       }
     }
   }
