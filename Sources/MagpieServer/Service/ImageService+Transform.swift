@@ -27,7 +27,7 @@ extension ImageService {
     }
     let preference =
       options.format == nil ? configuration.negotiation.preference(accept: request.header("accept")) : nil
-    let key = Digest.hex(parsed.source.absoluteString, options.canonicalString, preference?.key ?? "-")
+    let key = SHA256.hexDigest(ofParts: parsed.source.absoluteString, options.canonicalString, preference?.key ?? "-")
     return .success(Prepared(parsed: parsed, preference: preference, key: key))
   }
 
@@ -139,8 +139,8 @@ extension ImageService {
     metrics.record(.encode, clock.now - encodeStart)
     // The source's bytes stand for its validator: a changed source is a
     // new tag, an unchanged one the same on every instance.
-    let sourceTag = Digest.hex([result.data ?? Data(parsed.source.absoluteString.utf8)])
-    let etag = "\"" + Digest.hex(sourceTag, options.canonicalString, format.rawValue).prefix(32) + "\""
+    let sourceTag = SHA256.hexDigest(ofParts: [result.data ?? Data(parsed.source.absoluteString.utf8)])
+    let etag = "\"" + SHA256.hexDigest(ofParts: sourceTag, options.canonicalString, format.rawValue).prefix(32) + "\""
     return .success(CachedResult(data: data, format: format, etag: etag))
   }
 }
