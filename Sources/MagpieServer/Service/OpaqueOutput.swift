@@ -12,9 +12,8 @@ enum OpaqueOutput {
     var flattened = image
     let color = (background ?? .white).premultiplied
     flattened.frames = image.frames.map { frame in
-      var canvas = PixelBuffer(width: frame.pixels.width, height: frame.pixels.height)
-      canvas.fill(SIMD4(color[0], color[1], color[2], 255))
-      canvas.draw(frame.pixels, atX: 0, y: 0)
+      let canvas = frame.pixels.placed(
+        on: frame.pixels.size, atX: 0, y: 0, background: SIMD4(color[0], color[1], color[2], 255))
       return ImageFrame(pixels: canvas, duration: frame.duration)
     }
     return flattened

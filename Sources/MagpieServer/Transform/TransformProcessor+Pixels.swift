@@ -38,10 +38,8 @@ extension TransformProcessor {
     let padding = geometry.padding
     let flattens = options.background != nil && !pixels.isOpaque
     guard flattens || !padding.isEmpty else { return pixels }
-    var canvas = PixelBuffer(width: geometry.resultSize.width, height: geometry.resultSize.height)
-    if let background = options.background { canvas.fill(background.premultiplied) }
-    canvas.draw(pixels, atX: padding.left, y: padding.top)
-    return canvas
+    return pixels.placed(
+      on: geometry.resultSize, atX: padding.left, y: padding.top, background: options.background?.premultiplied)
   }
 
   /// `transform(...)`: every field of ``options``, each spelled one way,
