@@ -26,8 +26,8 @@ enum RedirectRules {
       return .failure(
         MagpieError(
           .invalidResponse,
-          "a \(response.statusCode) redirect from \(base.redactedDescription) points to \(target.redactedDescription), not an http(s) URL"
-        ))
+          "a \(response.statusCode) redirect from \(base.redactedDescription) points to \(target.redactedDescription), not an http(s) URL",
+          refusal: .redirectScheme))
     }
     var next = request
     next.url = target

@@ -91,7 +91,8 @@ package struct ResponseValidator {
       if length > maximumBodySize {
         throw MagpieError(
           .invalidResponse,
-          "\(url) announced a \(length)-byte body, over the \(maximumBodySize)-byte limit (maximumBodySize)")
+          "\(url) announced a \(length)-byte body, over the \(maximumBodySize)-byte limit (maximumBodySize)",
+          refusal: .maximumBodySize)
       }
     }
     sniffed = !requiresImageContent || (isRanged && statusCode == 206)
@@ -147,7 +148,8 @@ package struct ResponseValidator {
     received += Int64(more)
     if received > maximumBodySize {
       throw MagpieError(
-        .invalidResponse, "the body grew past the \(maximumBodySize)-byte limit (maximumBodySize)")
+        .invalidResponse, "the body grew past the \(maximumBodySize)-byte limit (maximumBodySize)",
+        refusal: .maximumBodySize)
     }
   }
 

@@ -57,6 +57,32 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
     public var description: String { name }
   }
 
+  /// Which rule of the loader's configuration refused the work, for
+  /// failures that are a refusal rather than a fault: a caller tells the
+  /// limit it set from the source's own failure by this, not by the
+  /// reason's words. The code stays what it is (``Code/invalidResponse``
+  /// for a body over the cap, ``Code/network`` for a refused address,
+  /// ``Code/httpStatus`` for a refused redirect).
+  public struct Refusal: Hashable, Sendable, CustomStringConvertible {
+    private let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    /// The body is larger than ``DataLoaderConfiguration/maximumBodySize``,
+    /// announced or as it arrived.
+    public static let maximumBodySize = Refusal("maximumBodySize")
+    /// ``DataLoaderConfiguration/addressFilter`` refused the address the
+    /// loader was about to connect to.
+    public static let addressFilter = Refusal("addressFilter")
+    /// ``DataLoaderConfiguration/redirectHandler`` refused a redirect.
+    public static let redirectHandler = Refusal("redirectHandler")
+    /// A redirect pointed outside http and https, which is always refused.
+    public static let redirectScheme = Refusal("redirectScheme")
+
+    /// The rule's name, e.g. `"maximumBodySize"`.
+    public var description: String { name }
+  }
+
   /// What kind of failure this is.
   public var code: Code
   /// Why it failed, in words meant for a log line or a terminal.
@@ -75,11 +101,13 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
   /// the chain or pipeline that ran it; `nil` for failures outside any
   /// processor.
   public var processor: String?
+  /// The loader's rule that refused the work, when it was a refusal.
+  public var refusal: Refusal?
 
   /// Creates an error of the given kind with a human-readable reason.
   public init(
     _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil, statusCode: Int? = nil,
-    retryAfter: Duration? = nil, processor: String? = nil
+    retryAfter: Duration? = nil, processor: String? = nil, refusal: Refusal? = nil
   ) {
     self.code = code
     self.reason = reason
@@ -87,6 +115,7 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
     self.statusCode = statusCode
     self.retryAfter = retryAfter
     self.processor = processor
+    self.refusal = refusal
   }
 
   /// This error with ``processor`` set to `identifier` unless a processor

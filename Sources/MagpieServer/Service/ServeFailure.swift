@@ -11,29 +11,35 @@ struct ServeFailure: Error, Sendable {
   /// are 4xx (or 502/504 when the source's server failed or was slow),
   /// ours are 500.
   init(_ error: MagpieError, maximumSourceBytes: Int) {
+    switch error.refusal {
+    case .maximumBodySize?:
+      self.init(status: 413, reason: "the source is larger than the \(maximumSourceBytes)-byte limit")
+      return
+    case .addressFilter?:
+      self.init(status: 403, reason: "the source's address is not public: \(error.reason)")
+      return
+    case .redirectHandler?:
+      // The service's redirect handler is the source policy.
+      self.init(status: 403, reason: "the source redirects outside the allowed sources")
+      return
+    case .redirectScheme?:
+      self.init(status: 403, reason: "the source redirects outside http(s)")
+      return
+    default: break
+    }
     switch error.code {
     case .httpStatus:
       let status = error.statusCode ?? 0
-      if (300..<400).contains(status) {
-        // The only redirects the loader refuses are those the source
-        // policy refuses.
-        self.init(status: 403, reason: "the source redirects outside the allowed sources")
-      } else if (400..<500).contains(status) {
+      if (400..<500).contains(status) {
         self.init(status: 404, reason: "the source answered \(status)")
       } else {
         self.init(status: 502, reason: "the source answered \(status)")
       }
-    case .invalidResponse where error.reason.contains("(maximumBodySize)"):
-      self.init(status: 413, reason: "the source is larger than the \(maximumSourceBytes)-byte limit")
-    case .invalidResponse where error.reason.contains("not an http(s) URL"):
-      self.init(status: 403, reason: "the source redirects outside http(s)")
     case .invalidResponse: self.init(status: 502, reason: "the source's response is unusable: \(error.reason)")
     case .imageTooLarge, .limitExceeded: self.init(status: 422, reason: error.reason)
     case .unsupportedFormat, .corruptData, .truncatedData:
       self.init(status: 422, reason: "the source is not a readable image: \(error.reason)")
     case .timedOut: self.init(status: 504, reason: "the source did not answer in time")
-    case .network where error.reason.contains("(addressFilter)"):
-      self.init(status: 403, reason: "the source's address is not public: \(error.reason)")
     case .network: self.init(status: 502, reason: "the source is unreachable: \(error.reason)")
     case .cancelled: self.init(status: 503, reason: "the request was cancelled", headers: [("Retry-After", "1")])
     default: self.init(status: 500, reason: "\(error.code): \(error.reason)")

@@ -161,6 +161,7 @@ extension DataLoaderTests {
       let outcome = await LoadOutcome.load(origin.url("/big"), with: kind.make(configuration))
       #expect(outcome.error?.code == .invalidResponse)
       #expect(outcome.error?.reason.contains("announced a 2000000-byte body") == true)
+      #expect(outcome.error?.refusal == .maximumBodySize)
       #expect(outcome.body.isEmpty)
     }
 

@@ -60,6 +60,7 @@ extension DataLoaderTests {
       let outcome = await LoadOutcome.load(origin.url("/chunked.png"), with: kind.make(configuration))
       #expect(outcome.error?.code == .invalidResponse)
       #expect(outcome.error?.reason.contains("100000-byte limit (maximumBodySize)") == true)
+      #expect(outcome.error?.refusal == .maximumBodySize)
       #expect(outcome.body.count <= 100_000)
     }
   }

@@ -71,6 +71,7 @@ extension DataLoaderTests {
       let outcome = await LoadOutcome.load(origin.url("/from"), with: kind.make(configuration))
       #expect(outcome.error?.code == .httpStatus)
       #expect(outcome.error?.statusCode == 302)
+      #expect(outcome.error?.refusal == .redirectHandler)
       #expect(origin.requestCount("/to") == 0)
       let redirects = seen.withLock { $0 }
       #expect(redirects.count == 1)
@@ -136,6 +137,7 @@ extension DataLoaderTests {
       let outcome = await LoadOutcome.load(origin.url("/ftp"), with: kind.make(quickConfiguration()))
       #expect(outcome.error?.code == .invalidResponse)
       #expect(outcome.error?.reason.contains("not an http(s) URL") == true)
+      #expect(outcome.error?.refusal == .redirectScheme)
     }
   }
 }

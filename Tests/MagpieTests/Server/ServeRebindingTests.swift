@@ -21,6 +21,7 @@ struct ServeRebindingTests {
     #expect(refused.error?.code == .network)
     #expect(refused.error?.reason.contains("127.0.0.1") == true)
     #expect(refused.error?.reason.contains("addressFilter") == true)
+    #expect(refused.error?.refusal == .addressFilter)
     #expect(origin.requests("/a.png").isEmpty)
     var allowing = DataLoaderConfiguration()
     allowing.addressFilter = { $0.count == 4 }

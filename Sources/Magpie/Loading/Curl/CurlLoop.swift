@@ -74,7 +74,7 @@ final class CurlLoop {
           MagpieError(
             .httpStatus,
             "the redirect handler refused the \(status) redirect to \(redirect.proposedRequest.url.redactedDescription(or: "?"))",
-            statusCode: status))
+            statusCode: status, refusal: .redirectHandler))
       }
     }
   }
@@ -151,7 +151,8 @@ final class CurlLoop {
       var error = CurlErrorMapping.error(code, detail: active.errorDetail, url: active.request.url)
       if let refused = active.refusedAddress {
         error = MagpieError(
-          .network, "the connection to \(refused) was refused by the loader's address filter (addressFilter)")
+          .network, "the connection to \(refused) was refused by the loader's address filter (addressFilter)",
+          refusal: .addressFilter)
       }
       if code == CURLE_PARTIAL_FILE {
         // Say how short, in the validator's words.

@@ -87,7 +87,7 @@ extension URLSessionTransfer {
       MagpieError(
         .httpStatus,
         "the redirect handler refused the \(status) redirect to \(redirect.proposedRequest.url.redactedDescription(or: "?"))",
-        statusCode: status),
+        statusCode: status, refusal: .redirectHandler),
       cancellingTask: true)
   }
 
