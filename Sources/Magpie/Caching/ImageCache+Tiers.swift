@@ -79,6 +79,17 @@ extension ImageCache {
     return nil
   }
 
+  /// Tells each storage tier `access` reads that the fetch after its miss
+  /// of `key` (and of its original, for a processed key) failed, so that a
+  /// shared tier stops making other processes wait for the entry
+  /// (``ImageDataStoring/abandonFetch(forKey:)``).
+  func abandonFetch(forKey key: ImageCacheKey, access: TierAccess) async {
+    for tier in tiers where tier.readPolicy == .always && access.reads(tier) {
+      await tier.storage.abandonFetch(forKey: key.stringValue)
+      if key.isProcessed { await tier.storage.abandonFetch(forKey: key.original.stringValue) }
+    }
+  }
+
   /// Writes what a load produced to the tiers with write mode `mode`: the
   /// image through the serializer under `key` (unless `image` is `nil`),
   /// then, with `alsoOriginal` and a processed key, `original` under the

@@ -68,8 +68,17 @@ extension ImageManager {
       && !options.contains(.refreshCached)
     let sources = FetchSources(cache: fromTiers, source: !options.contains(.fromCacheOnly))
     let plan = decodePlan(for: request)
-    let decoded = try await decoded(request, plan: plan, from: sources, job: job)
-    let image = try await process(decoded, plan: plan, job: job, metrics: &metrics)
+    let decoded: DecodedImage
+    let image: Image
+    do throws(MagpieError) {
+      decoded = try await self.decoded(request, plan: plan, from: sources, job: job)
+      image = try await process(decoded, plan: plan, job: job, metrics: &metrics)
+    } catch {
+      // A shared tier that makes other processes wait for this entry (and
+      // its original's) after the miss lets them go now: none is coming.
+      await cache.abandonFetch(forKey: key, access: access)
+      throw error
+    }
     let fetched = decoded.fetched
     let fromSource = fetched.cacheType == .none
     await store(

@@ -93,5 +93,36 @@
       #expect(try await second.data(forKey: "k") == nil)
       #expect(try server.cli("EXISTS", "fleet:lock:k") == "0")
     }
+
+    @Test func aLoadThatFailsLetsTheOtherInstancesFetchAtOnce() async throws {
+      // Two managers, each with its own Redis connection as its only
+      // tier; the source is 404. The first load's miss takes the lock; its
+      // failure must give it up, or the second instance's miss waits the
+      // whole lockWait for an entry that never comes.
+      let loader = MockDataLoader()
+      let url = URL(string: "https://images.example.com/gone.png")!
+      loader.script(url, .fail(MagpieError(.httpStatus, "HTTP 404", statusCode: 404)))
+      func manager() throws -> ImageManager {
+        let storage = try instance { $0.lockWait = .seconds(20 * Sanitizer.slowdown) }
+        let cache = ImageCache(
+          memoryCache: .frozen(), tiers: [CacheTier(storage, writeMode: .writeThrough)], trimsOnMemoryPressure: false)
+        let downloader = ImageDownloader(configuration: .init(dataLoader: loader, retryPolicy: .never, rateLimit: nil))
+        return ImageManager(configuration: .init(cache: cache, downloader: downloader))
+      }
+      var request = ImageRequest(url: url)
+      request.processors = [ImageProcessors.Downsampling(size: PixelSize(width: 8, height: 8))]
+      await #expect(throws: MagpieError.self) { try await manager().image(for: request) }
+      let clock = ContinuousClock()
+      let start = clock.now
+      await #expect(throws: MagpieError.self) { try await manager().image(for: request) }
+      #expect(clock.now - start < .seconds(10 * Sanitizer.slowdown))
+      #expect(loader.startedURLs.count == 2)
+      // Neither the thumbnail's lock nor its original's is held: each is
+      // the marker that tells waiters no entry is coming.
+      let key = ImageCacheKey(source: url.absoluteString, processorIdentifier: request.processors[0].identifier)
+      for lock in [key.stringValue, key.original.stringValue] {
+        #expect(try server.cli("GET", "fleet:lock:" + lock) == "uncacheable", "\(lock)")
+      }
+    }
   }
 #endif
