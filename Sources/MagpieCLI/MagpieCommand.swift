@@ -41,7 +41,7 @@ enum MagpieCommand {
               [--allow-source URL_PREFIX]... [--allow-private-sources] [--cache-dir DIR] [--redis URL]
               [--max-source-bytes N] [--max-pixels N] [--max-frames N] [--concurrency N] [--queue N]
               [--preset NAME=OPTIONS]... [--ttl SECONDS] [--quality Q] [--no-avif] [--no-webp] [--verbose]
-              [--download-timeout-ms N] [--request-timeout-ms N] [--threads N]
+              [--download-timeout-ms N] [--request-timeout-ms N] [--threads N] [--memory-cache-mb N]
                                                 an image server: imgproxy-style signed transform URLs (docs/serve.md);
                                                 key and salt also from MAGPIE_SERVE_KEY and MAGPIE_SERVE_SALT
 

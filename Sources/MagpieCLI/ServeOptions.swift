@@ -32,6 +32,9 @@ import Magpie
         "--concurrency", in: 1...1024, default: configuration.concurrency)
       configuration.queueCapacity = try arguments.integer(
         "--queue", in: 0...100_000, default: configuration.queueCapacity)
+      configuration.memoryCacheLimit =
+        try arguments.integer(
+          "--memory-cache-mb", in: 0...1_048_576, default: configuration.memoryCacheLimit >> 20) << 20
       configuration.cacheTTL = try arguments.integer("--ttl", in: 0...315_360_000, default: configuration.cacheTTL)
       configuration.downloadTimeout = .milliseconds(
         try arguments.integer(

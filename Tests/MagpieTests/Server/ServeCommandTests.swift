@@ -74,4 +74,25 @@ struct ServeCommandTests {
     serve.send(SIGTERM)
     #expect(await serve.exitStatus() == 0)
   }
+
+  @Test("--memory-cache-mb sizes the memory tier; 0 turns it off, so a repeated URL is transformed again")
+  func memoryTier() async throws {
+    let root = try TemporaryDirectory()
+    try FileManager.default.copyItem(at: TestPaths.photo("birds"), to: root.url.appendingPathComponent("birds.png"))
+    let origin = try NginxOrigin(serving: root.url)
+    let path = URLSigner.unsafePath(options: ServeHarness.fit(20, 20), source: origin.url("/birds.png"))
+    for (megabytes, hits) in [("1", 1), ("0", 0)] {
+      let serve = try ServeProcess(["--unsafe", "--allow-private-sources", "--memory-cache-mb", megabytes])
+      for _ in 0..<2 { #expect(try await HTTPProbe.send(port: serve.port, path: path).status == 200) }
+      let metrics = String(decoding: try await HTTPProbe.send(port: serve.port, path: "/metrics").body, as: UTF8.self)
+      #expect(
+        metrics.contains("magpie_serve_cache_hits_total{tier=\"memory\"} \(hits)")
+          || (hits == 0 && !metrics.contains("tier=\"memory\"")), "\(megabytes) MB:\n\(metrics)")
+      serve.send(SIGTERM)
+      #expect(await serve.exitStatus() == 0)
+    }
+    let bad = try CLIRunner.run(["serve", "--unsafe", "--memory-cache-mb", "-1"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("--memory-cache-mb"))
+  }
 }
