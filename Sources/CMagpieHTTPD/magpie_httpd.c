@@ -21,7 +21,11 @@ struct MHD_Daemon *mp_httpd_start(const char *host, uint16_t port, unsigned int 
   struct sockaddr_in v4;
   struct sockaddr_in6 v6;
   const struct sockaddr *address;
-  unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
+  /* MHD_USE_TURBO: reads, writes and accepts are tried before epoll says
+   * the socket is ready, saving a system call when it is (warm hits on 2
+   * cores: 27,400 and 27,600 requests/s with it, 25,600 and 19,400
+   * without, one run each). */
+  unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO;
   memset(&v4, 0, sizeof v4);
   memset(&v6, 0, sizeof v6);
   if (inet_pton(AF_INET, host, &v4.sin_addr) == 1) {

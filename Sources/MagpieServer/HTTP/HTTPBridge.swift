@@ -27,31 +27,31 @@ final class HTTPBridge: Sendable {
     self.handler = handler
   }
 
-  /// The access handler: `connection`'s request, first call or after a resume.
+  /// The access handler: `connection`'s request, on its first call (the
+  /// headers), for each piece of a body, and once the request is whole.
+  ///
+  /// The first call only decides; the response is queued, or the handler
+  /// started and the connection suspended, on the call that says the
+  /// request is whole (and the handler's response queued on the call after
+  /// the resume). MHD sends a response queued on the first call and then
+  /// closes the connection (it will not read past a request answered
+  /// early), which cost every request a new connection.
   func access(
-    _ connection: OpaquePointer, path: String, method: String,
+    _ connection: OpaquePointer, path: String, method: String, uploadSize: UnsafeMutablePointer<Int>,
     context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) -> MHD_Result {
-    if let raw = context.pointee {
-      let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeUnretainedValue()
-      // Called again before the resume (a body arriving): wait on.
-      guard let response = pending.response else { return .YES }
-      return Self.queue(response, on: connection)
+    guard let raw = context.pointee else {
+      context.pointee = Unmanaged.passRetained(begin(connection, path: path, method: method)).toOpaque()
+      return .YES
     }
-    let request = HTTPRequest(method: method, path: path, headers: Self.headers(of: connection))
-    // Answered on this thread when it needs no waiting: no suspend, no
-    // task, no hand-off.
-    if let immediate, !state.withLock({ $0.table.isDraining }), let response = immediate(request) {
-      return Self.queue(response, on: connection)
+    // A body's piece: read and dropped (the handlers answer GET and HEAD).
+    if uploadSize.pointee != 0 {
+      uploadSize.pointee = 0
+      return .YES
     }
-    let admission = state.withLock { $0.table.begin() }
-    let pending = PendingRequest(counted: admission == .accept)
-    context.pointee = Unmanaged.passRetained(pending).toOpaque()
-    guard admission == .accept else {
-      return Self.queue(
-        .text(503, "shutting down", headers: [("Retry-After", "1"), ("Connection", "close")]), on: connection)
-    }
-    state.withLock { $0.pending[ObjectIdentifier(pending)] = pending }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeUnretainedValue()
+    if let response = pending.response { return Self.queue(response, on: connection) }
+    guard let request = pending.start() else { return .YES }  // suspended: the resume calls again
     // Suspended before the task starts: the task's resume can never come
     // first.
     MHD_suspend_connection(connection)
@@ -64,6 +64,24 @@ final class HTTPBridge: Sendable {
         handle.resume()
       })
     return .YES
+  }
+
+  /// The first call's decision: an answer now (immediate, or 503 while
+  /// draining), or a counted request for the handler.
+  private func begin(_ connection: OpaquePointer, path: String, method: String) -> PendingRequest {
+    let request = HTTPRequest(method: method, path: path, headers: Self.headers(of: connection))
+    // Answered on this thread when it needs no waiting: no suspend, no
+    // task, no hand-off.
+    if let immediate, !state.withLock({ $0.table.isDraining }), let response = immediate(request) {
+      return PendingRequest(answer: response)
+    }
+    guard state.withLock({ $0.table.begin() }) == .accept else {
+      return PendingRequest(
+        answer: .text(503, "shutting down", headers: [("Retry-After", "1"), ("Connection", "close")]))
+    }
+    let pending = PendingRequest(request: request)
+    state.withLock { $0.pending[ObjectIdentifier(pending)] = pending }
+    return pending
   }
 
   /// The request-completed callback: the response went out or the

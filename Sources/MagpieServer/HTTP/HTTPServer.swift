@@ -98,10 +98,11 @@ struct DaemonHandle: @unchecked Sendable {
   let pointer: OpaquePointer
 }
 
-private let httpAccess: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, _, context in
-  guard let cls, let connection, let url, let method, let context else { return .NO }
+private let httpAccess: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, context in
+  guard let cls, let connection, let url, let method, let uploadSize, let context else { return .NO }
   return Unmanaged<HTTPBridge>.fromOpaque(cls).takeUnretainedValue().access(
-    connection, path: String(cString: url), method: String(cString: method), context: context)
+    connection, path: String(cString: url), method: String(cString: method), uploadSize: uploadSize,
+    context: context)
 }
 
 private let httpCompleted: MHD_RequestCompletedCallback = { cls, _, context, _ in

@@ -1,16 +1,37 @@
 import CMicroHTTPD
 import Magpie
 
-/// One request between the access handler's first call, which suspends its
-/// connection and starts the handler, and the call after the resume, which
-/// queues the response. MHD holds it (retained) in the connection's
+/// One request from the access handler's first call to its completion:
+/// an answer decided at once, or a request for the handler, started (and
+/// its connection suspended) once the request is whole and answered on the
+/// call after the resume. MHD holds it (retained) in the connection's
 /// per-request pointer until the request completes.
 final class PendingRequest: Sendable {
-  /// Whether the request counts in the server's ``InFlightTable``.
+  /// Whether the request counts in the server's ``InFlightTable`` (it
+  /// goes to the handler).
   let counted: Bool
-  private let state = Lock<(response: HTTPResponse?, task: Task<Void, Never>?)>((nil, nil))
+  private let state: Lock<(request: HTTPRequest?, response: HTTPResponse?, task: Task<Void, Never>?)>
 
-  init(counted: Bool) { self.counted = counted }
+  /// A request answered with `response`, without the handler.
+  init(answer response: HTTPResponse) {
+    counted = false
+    state = Lock((nil, response, nil))
+  }
+
+  /// A request for the handler.
+  init(request: HTTPRequest) {
+    counted = true
+    state = Lock((request, nil, nil))
+  }
+
+  /// The request for the handler, once: `nil` when it was started already
+  /// or there is none.
+  func start() -> HTTPRequest? {
+    state.withLock { state in
+      defer { state.request = nil }
+      return state.request
+    }
+  }
 
   /// The response, once the handler has returned.
   var response: HTTPResponse? { state.withLock { $0.response } }

@@ -75,7 +75,7 @@ enum HTTPProbe {
     return try parse(received, method: method)
   }
 
-  private static func parse(_ data: Data, method: String) throws -> Answer {
+  static func parse(_ data: Data, method: String) throws -> Answer {
     guard let end = data.firstRange(of: Data("\r\n\r\n".utf8)) else {
       throw Failure(description: "no complete response head in \(data.count) bytes")
     }

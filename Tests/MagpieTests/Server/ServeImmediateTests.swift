@@ -23,6 +23,23 @@ struct ServeImmediateTests {
     await server.shutdown(grace: .seconds(5))
   }
 
+  @Test("immediate and handled answers alike keep the connection open for the next request")
+  func keepAlive() async throws {
+    let server = try HTTPServer(immediate: { $0.path == "/fast" ? .text(200, "fast") : nil }) { _ in
+      .text(200, "slow")
+    }
+    // Before: MHD closed the connection after every immediate answer, which
+    // it had been handed on the request's first call.
+    let answers = try await HTTPProbe.sendKeepingAlive(
+      port: server.port, paths: ["/fast", "/fast", "/slow", "/fast", "/slow", "/slow"])
+    #expect(
+      answers.map { String(decoding: $0.body, as: UTF8.self) } == [
+        "fast\n", "fast\n", "slow\n", "fast\n", "slow\n", "slow\n",
+      ])
+    #expect(answers.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
+    await server.shutdown(grace: .seconds(5))
+  }
+
   @Test("a memory hit is immediate (synchronous: no resolver, no queue); a miss is not; bad URLs are answered at once")
   func serviceFastPath() async throws {
     let origin = try FaultOrigin()
