@@ -118,10 +118,11 @@
       #expect(clock.now - start < .seconds(10 * Sanitizer.slowdown))
       #expect(loader.startedURLs.count == 2)
       // Neither the thumbnail's lock nor its original's is held: each is
-      // the marker that tells waiters no entry is coming.
+      // the marker that tells waiters no entry is coming, or gone with the
+      // lock's expiry (a sanitizer's slowdown outlasts it).
       let key = ImageCacheKey(source: url.absoluteString, processorIdentifier: request.processors[0].identifier)
       for lock in [key.stringValue, key.original.stringValue] {
-        #expect(try server.cli("GET", "fleet:lock:" + lock) == "uncacheable", "\(lock)")
+        #expect(["uncacheable", ""].contains(try server.cli("GET", "fleet:lock:" + lock)), "\(lock)")
       }
     }
   }
