@@ -53,23 +53,27 @@ final class QueuedDownload: Sendable {
     let slot = downloader.slot(for: stage)
     let stage = stage
     let request = resumed(self.request)
+    // The attempt may end, on the loader's thread, before its stop is kept.
+    let token = step.begin()
     if let loader = queueingLoader {
       let cancel = loader.enqueueLoad(
         of: request, in: slot,
         progress: { received, expected in stage.send(.progress(received: received, expected: expected)) },
-        completion: { [self] result in finished(result, slot: slot) })
-      return step.keep(cancel)
+        completion: { [self] result in finished(result, slot: slot, step: token) })
+      return step.keep(cancel, for: token)
     }
     slot.enqueue()
     let task = Task { [self, downloader, request] in
-      finished(await downloader.transfer(request, slot: slot, stage: stage), slot: slot)
+      finished(await downloader.transfer(request, slot: slot, stage: stage), slot: slot, step: token)
     }
-    step.keep { task.cancel() }
+    step.keep({ task.cancel() }, for: token)
     downloader.configuration.engineObserver?(.taskMade(.stage(.download)))
   }
 
-  private func finished(_ result: Result<(Data, HTTPURLResponse), MagpieError>, slot: TransferQueue.Slot) {
-    step.ended()
+  private func finished(
+    _ result: Result<(Data, HTTPURLResponse), MagpieError>, slot: TransferQueue.Slot, step token: StageStep.Token
+  ) {
+    step.end(token)
     let (attempts, queueWait) = state.withLock { state in
       state.attempts += 1
       if state.firstQueueWait == nil { state.firstQueueWait = slot.queueWait }
@@ -91,16 +95,19 @@ final class QueuedDownload: Sendable {
       }
       MagpieLogging.log(.notice, "loader", "retrying \(shown) in \(wait): \(error)")
       let sleep = downloader.configuration.sleep
+      let waiting = step.begin()
       let task = Task { [self] in
         do {
           try await sleep(wait)
         } catch {
+          step.end(waiting)
           return stage.complete(
             .failure(MagpieError(.cancelled, "the download was cancelled while waiting to retry")))
         }
+        step.end(waiting)
         attempt()
       }
-      step.keep { task.cancel() }
+      step.keep({ task.cancel() }, for: waiting)
     }
   }
 
@@ -163,14 +170,16 @@ final class QueuedDownload: Sendable {
     let stage = stage
     MagpieLogging.log(
       .info, "loader", "asking for a login to \(challenge.origin) (\(challenge.schemes.joined(separator: ", ")))")
+    let asking = step.begin()
     let task = Task { [self] in
       let answered = await logins.answer(challenge)
+      step.end(asking)
       if Task.isCancelled {
         return stage.complete(.failure(MagpieError(.cancelled, "the download was cancelled while asking for a login")))
       }
       if answered { attempt() } else { stage.complete(.failure(error)) }
     }
-    step.keep { task.cancel() }
+    step.keep({ task.cancel() }, for: asking)
     return true
   }
 }

@@ -26,14 +26,17 @@ final class QueuedDecode: Sendable {
   ) -> @Sendable () -> Void {
     let stage = stage
     let priority = stage.priority
-    let fetch = subscribe(priority) { [self] result in fetched(result) }
+    // The fetch may end (even before `subscribe` returns) before its stop
+    // is kept.
+    let token = step.begin()
+    let fetch = subscribe(priority) { [self] result in fetched(result, step: token) }
     stage.wait(on: .stage(fetch), startedAt: priority)
-    step.keep { fetch.cancel() }
+    step.keep({ fetch.cancel() }, for: token)
     return { [step] in step.cancel() }
   }
 
-  private func fetched(_ result: Result<FetchedData, MagpieError>) {
-    step.ended()
+  private func fetched(_ result: Result<FetchedData, MagpieError>, step token: StageStep.Token) {
+    step.end(token)
     let fetched: FetchedData
     switch result {
     case .failure(let error): return stage.complete(.failure(error))
@@ -44,13 +47,16 @@ final class QueuedDecode: Sendable {
     let clock = ContinuousClock()
     let start = clock.now
     let priority = stage.priority
+    let step = step
+    let decoding = step.begin()
     let ticket = limiter.submit(priority: priority) { () throws(MagpieError) in
       try plan.decode(fetched.data)
     } completion: { result in
+      step.end(decoding)
       stage.complete(result.map { DecodedImage(image: $0, fetched: fetched, decodeTime: clock.now - start) })
     }
     let limiter = limiter
     stage.wait(on: .line { limiter.setPriority($0, for: ticket) }, startedAt: priority)
-    step.keep { limiter.withdraw(ticket) }
+    step.keep({ limiter.withdraw(ticket) }, for: decoding)
   }
 }
