@@ -106,7 +106,7 @@ extension CurlActiveTransfer {
         return true
       }
       // Small chunks are plain copies; large ones use pooled buffers.
-      let chunk = bytes.count >= 16 * 1024 ? loop.chunkBuffers.data(copying: bytes) : Data(bytes)
+      let chunk = bytes.count >= 16 * 1024 ? CurlLoop.chunkBuffers.data(copying: bytes) : Data(bytes)
       if case .data(let data, let received, let expected)? = try validator.accept(chunk) {
         deliver(.data(data, received: received, expected: expected))
       }

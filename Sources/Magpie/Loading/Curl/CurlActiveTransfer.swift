@@ -86,7 +86,7 @@ final class CurlActiveTransfer {
     url = request.url ?? URL(fileURLWithPath: "/")
     parser = ResponseHeadParser(url: url, maximumHeaderSize: transfer.configuration.maximumHeaderSize)
     validator = ResponseValidator(request: request, configuration: transfer.configuration)
-    body = CollectedBody(pool: loop.bodyBuffers)
+    body = CollectedBody(pool: CurlLoop.bodyBuffers)
     deadline = TransferDeadline(
       idle: transfer.configuration.idleTimeout(for: request), total: transfer.configuration.resourceTimeout)
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))

@@ -22,10 +22,13 @@ final class CurlLoop {
   /// round instead of one per header line and body chunk; the limits are
   /// whole seconds, a round lasts microseconds to milliseconds.
   private(set) var roundStarted = TransferDeadline.now()
-  /// Buffers for body chunks; outlives the loop while chunks are in use.
-  let chunkBuffers = ChunkBufferPool(bufferSize: CurlActiveTransfer.bufferSize, limit: 64)
-  /// Buffers for whole bodies; likewise.
-  let bodyBuffers = BufferPool()
+  /// Buffers for body chunks, one pool for every loop in the process: a
+  /// pool per loop let a server with two loaders, a loop per core each,
+  /// keep four times the free memory (RSS climbed with every miss until
+  /// each pool had filled).
+  static let chunkBuffers = ChunkBufferPool(bufferSize: CurlActiveTransfer.bufferSize, limit: 64)
+  /// Buffers for whole bodies; likewise one pool for the process.
+  static let bodyBuffers = BufferPool()
   /// Transfers with events to yield after this round.
   private var unflushed: [CurlActiveTransfer] = []
 
@@ -38,9 +41,7 @@ final class CurlLoop {
     while true {
       let now = TransferDeadline.now()
       roundStarted = now
-      let (commands, stopping) = driver.takeCommands()
-      if stopping { break }
-      for command in commands { handle(command) }
+      if !handleCommands() { break }
       var running: Int32 = 0
       _ = curl_multi_perform(multi, &running)
       collectFinished()
@@ -53,6 +54,17 @@ final class CurlLoop {
   }
 
   // MARK: Commands
+
+  /// Runs the commands sent since the last round; `false` when the loop
+  /// must stop. A function of its own so that the commands (a start holds
+  /// its transfer, whose callbacks hold the caller's work) are released
+  /// before the loop waits in the poll.
+  private func handleCommands() -> Bool {
+    let (commands, stopping) = driver.takeCommands()
+    if stopping { return false }
+    for command in commands { handle(command) }
+    return true
+  }
 
   private func handle(_ command: CurlMultiDriver.Command) {
     switch command {
