@@ -31,8 +31,11 @@ public final class ImageService: Sendable {
     } catch {
       throw ServeError("presets: \(error.reason)")
     }
-    manager = Self.manager(for: configuration, preserving: false)
-    preservingManager = Self.manager(for: configuration, preserving: true)
+    // One downloader for both: one set of loader threads, and a source
+    // both managers want is downloaded once.
+    let downloader = Self.downloader(for: configuration)
+    manager = Self.manager(for: configuration, downloader: downloader, preserving: false)
+    preservingManager = Self.manager(for: configuration, downloader: downloader, preserving: true)
     cache = ResultCache(memoryLimit: configuration.memoryCacheLimit, tiers: configuration.tiers)
     gate = AdmissionGate(concurrency: configuration.concurrency, capacity: configuration.queueCapacity)
   }
@@ -134,7 +137,7 @@ public final class ImageService: Sendable {
     }
   }
 
-  private static func manager(for configuration: ServeConfiguration, preserving: Bool) -> ImageManager {
+  private static func downloader(for configuration: ServeConfiguration) -> ImageDownloader {
     let sources = configuration.sources
     var loading = DataLoaderConfiguration(
       timeout: configuration.downloadTimeout, resourceTimeout: configuration.downloadTimeout,
@@ -148,10 +151,15 @@ public final class ImageService: Sendable {
       // may resolve differently now than when the policy checked it.
       loading.addressFilter = { AddressClass(bytes: $0) == .publicAddress }
     }
-    let downloader = ImageDownloader(
+    return ImageDownloader(
       configuration: ImageDownloader.Configuration(
         dataLoader: CurlDataLoader(configuration: loading),
         maximumConcurrentDownloads: max(6, configuration.concurrency * 2), retryPolicy: .never, rateLimit: nil))
+  }
+
+  private static func manager(
+    for configuration: ServeConfiguration, downloader: ImageDownloader, preserving: Bool
+  ) -> ImageManager {
     var limits = DecodeOptions()
     limits.maxPixelCount = configuration.maximumSourcePixels
     limits.maxFrameCount = configuration.maximumFrames
