@@ -12,26 +12,17 @@ extension HTTPProbe {
   static func sendKeepingAlive(
     port: Int, paths: [String], timeout: Duration = .seconds(60 * Sanitizer.slowdown)
   ) async throws -> [Answer] {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread {
-        continuation.resume(with: Result { try exchanges(port: port, paths: paths, timeout: timeout) })
-      }.start()
-    }
+    try await onThread { try exchanges(port: port, paths: paths, timeout: timeout) }
   }
 
   private static func exchanges(port: Int, paths: [String], timeout: Duration) throws -> [Answer] {
-    let fd = try LoopbackSocket.connected(to: port)
+    let fd = try connection(port: port, timeout: timeout)
     defer { close(fd) }
-    var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var answers: [Answer] = []
     var received = Data()
     var buffer = [UInt8](repeating: 0, count: 65536)
     for path in paths {
-      let bytes = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
-      let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      guard sent == bytes.count else {
+      guard send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", on: fd) else {
         throw Failure(description: "the server closed the connection after \(answers.count) answer(s)")
       }
       while wholeLength(of: received) == nil {

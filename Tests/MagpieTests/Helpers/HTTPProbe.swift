@@ -35,32 +35,46 @@ enum HTTPProbe {
     port: Int, path: String, method: String = "GET", headers: [String: String] = [:],
     timeout: Duration = .seconds(60 * Sanitizer.slowdown)
   ) async throws -> Answer {
+    try await onThread { try exchange(port: port, path: path, method: method, headers: headers, timeout: timeout) }
+  }
+
+  /// `work`'s result, run on a thread of its own.
+  static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-      Thread {
-        continuation.resume(
-          with: Result { try exchange(port: port, path: path, method: method, headers: headers, timeout: timeout) })
-      }.start()
+      Thread { continuation.resume(with: Result { try work() }) }.start()
     }
+  }
+
+  /// A connection to `port` whose sends and receives give up after
+  /// `timeout`; the caller closes it.
+  static func connection(port: Int, timeout: Duration) throws -> Int32 {
+    let fd = try LoopbackSocket.connected(to: port)
+    var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    return fd
+  }
+
+  /// Sends all of `text` on `fd`; false when the connection failed first.
+  static func send(_ text: String, on fd: Int32) -> Bool {
+    let bytes = Array(text.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      guard n > 0 else { return false }
+      sent += n
+    }
+    return true
   }
 
   private static func exchange(
     port: Int, path: String, method: String, headers: [String: String], timeout: Duration
   ) throws -> Answer {
-    let fd = try LoopbackSocket.connected(to: port)
+    let fd = try connection(port: port, timeout: timeout)
     defer { close(fd) }
-    var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-    _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
-    head += "\r\n"
-    let bytes = Array(head.utf8)
-    var sent = 0
-    while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      guard n > 0 else { throw Failure(description: "send failed") }
-      sent += n
-    }
+    guard send(head + "\r\n", on: fd) else { throw Failure(description: "send failed") }
     var received = Data()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
