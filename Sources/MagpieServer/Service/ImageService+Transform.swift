@@ -112,7 +112,7 @@ extension ImageService {
     }
     metrics.record(.transform, clock.now - start)
     metrics.countSourceBytes(result.metrics.bytesLoaded)
-    let image = result.image
+    var image = result.image
     let sourceFormat = result.data.map(ImageFormat.sniff) ?? image.format
     let format =
       options.format
@@ -121,6 +121,10 @@ extension ImageService {
         hasAlpha: image.frames.contains { !$0.pixels.isOpaque })
     var encoding = EncodeOptions(quality: options.quality ?? configuration.defaultQuality)
     encoding.keepsMetadata = !options.stripsMetadata
+    if options.stripsMetadata && options.keepsCopyright, let rights = Self.rights(in: result.data) {
+      image.metadata = ImageMetadata(exif: rights)
+      encoding.keepsMetadata = true
+    }
     encoding.colorProfile =
       switch options.colorProfile {
       case .sRGB: preserving ? .sRGB : .none
@@ -142,5 +146,12 @@ extension ImageService {
     let sourceTag = SHA256.hexDigest(ofParts: [result.data ?? Data(parsed.source.absoluteString.utf8)])
     let etag = "\"" + SHA256.hexDigest(ofParts: sourceTag, options.canonicalString, format.rawValue).prefix(32) + "\""
     return .success(CachedResult(data: data, format: format, etag: etag))
+  }
+
+  /// The copyright and artist of the source's EXIF (`keep_copyright` with
+  /// `strip_metadata`), read from its container's headers.
+  private static func rights(in source: Data?) -> Data? {
+    guard let source, let exif = ImageMetadata.read(from: source).exif else { return nil }
+    return EXIFRights.block(from: exif)
   }
 }
