@@ -20,11 +20,6 @@ extension ImageService {
       return .failure(ServeFailure(status: error.status, reason: error.reason))
     }
     let options = parsed.options
-    guard !options.extends else {
-      // Parsed (it is imgproxy's grammar) but not drawn yet: refused rather
-      // than answered without it.
-      return .failure(ServeFailure(status: 400, reason: "extend (ex:) is not supported yet"))
-    }
     let preference =
       options.format == nil ? configuration.negotiation.preference(accept: request.header("accept")) : nil
     let key = SHA256.hexDigest(ofParts: parsed.source.absoluteString, options.canonicalString, preference?.key ?? "-")

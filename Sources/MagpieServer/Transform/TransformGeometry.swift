@@ -31,7 +31,11 @@ public struct TransformGeometry: Sendable, Hashable {
   public let pixelRatio: Double
   /// The padding in pixels (CSS pixels times ``pixelRatio``).
   public let padding: Padding
-  /// The size of the result: the crop plus the padding.
+  /// The crop on its extended canvas (``TransformOptions/extends``): each
+  /// side grown to the target's (times ``pixelRatio``) where the crop is
+  /// smaller and the target side is not 0; ``cropSize`` otherwise.
+  public let extendedSize: PixelSize
+  /// The size of the result: the extended crop plus the padding.
   public let resultSize: PixelSize
 
   /// The scaled image turned: what the crop is taken from.
@@ -78,9 +82,22 @@ public struct TransformGeometry: Sendable, Hashable {
     padding = Padding(
       top: Self.scaleToEven(options.padding.top, ratio), right: Self.scaleToEven(options.padding.right, ratio),
       bottom: Self.scaleToEven(options.padding.bottom, ratio), left: Self.scaleToEven(options.padding.left, ratio))
+    // imgproxy's extend: the canvas grows to the target, a 0 side keeping
+    // the crop's.
+    let (targetW, targetH) = (Self.scale(options.width, ratio), Self.scale(options.height, ratio))
+    extendedSize =
+      options.extends
+      ? PixelSize(width: max(cropSize.width, targetW), height: max(cropSize.height, targetH)) : cropSize
     resultSize = PixelSize(
-      width: Self.sum(cropSize.width, padding.left, padding.right),
-      height: Self.sum(cropSize.height, padding.top, padding.bottom))
+      width: Self.sum(extendedSize.width, padding.left, padding.right),
+      height: Self.sum(extendedSize.height, padding.top, padding.bottom))
+  }
+
+  /// Where the crop sits on its extended canvas: centred, as imgproxy's
+  /// `calcPosition` centres it (`(outer - inner + 1) / 2`, half to even).
+  public var extensionOrigin: (x: Int, y: Int) {
+    let centre = { (outer: Int, inner: Int) in Int((Double(outer - inner + 1) / 2).rounded(.toNearestOrEven)) }
+    return (centre(extendedSize.width, cropSize.width), centre(extendedSize.height, cropSize.height))
   }
 
   /// imgproxy's shrink factors (source over target) per side.

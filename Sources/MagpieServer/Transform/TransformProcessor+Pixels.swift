@@ -32,14 +32,17 @@ extension TransformProcessor {
   }
 
   /// `pixels` flattened onto the background (where it has one and the
-  /// pixels are not opaque) inside the padding, which is filled with the
-  /// background or left transparent.
+  /// pixels are not opaque) inside the extension and the padding, which
+  /// are filled with the background or left transparent.
   private func framed(_ pixels: PixelBuffer, geometry: TransformGeometry) -> PixelBuffer {
     let padding = geometry.padding
     let flattens = options.background != nil && !pixels.isOpaque
-    guard flattens || !padding.isEmpty else { return pixels }
+    let extends = geometry.extendedSize != geometry.cropSize
+    guard flattens || extends || !padding.isEmpty else { return pixels }
+    let origin = geometry.extensionOrigin
     return pixels.placed(
-      on: geometry.resultSize, atX: padding.left, y: padding.top, background: options.background?.premultiplied)
+      on: geometry.resultSize, atX: padding.left + origin.x, y: padding.top + origin.y,
+      background: options.background?.premultiplied)
   }
 
   /// `transform(...)`: every field of ``options``, each spelled one way,
@@ -58,7 +61,8 @@ extension TransformProcessor {
       }
     let p = o.padding
     let fields = [
-      "rt=\(o.resizingType.rawValue)", "s=\(o.width)x\(o.height)", "el=\(o.enlarges ? 1 : 0)", "g=\(gravity)",
+      "rt=\(o.resizingType.rawValue)", "s=\(o.width)x\(o.height)", "el=\(o.enlarges ? 1 : 0)",
+      "ex=\(o.extends ? 1 : 0)", "g=\(gravity)",
       "dpr=\(number(o.devicePixelRatio))", "bl=\(number(o.blurSigma))", "sh=\(number(o.sharpenSigma))",
       "pd=\(p.top):\(p.right):\(p.bottom):\(p.left)", "bg=\(o.background.map(\.description) ?? "none")",
       "rot=\(o.rotation)", "q=\(o.quality.map(String.init) ?? "auto")", "f=\(o.format?.rawValue ?? "auto")",

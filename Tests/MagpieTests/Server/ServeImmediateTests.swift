@@ -54,10 +54,10 @@ struct ServeImmediateTests {
     #expect(hit.status == 200 && hit.header("Content-Type") == "image/webp")
     #expect(origin.requests("/a.png").count == 1)
     #expect(service.immediateResponse(to: HTTPRequest(method: "GET", path: "/bad"))?.status == 403)
-    var extending = ServeHarness.fit(12, 12)
-    extending.extends = true
-    let extendPath = ServeHarness.path(extending, URL(string: "http://127.0.0.1:\(origin.port)/a.png")!)
-    #expect(service.immediateResponse(to: HTTPRequest(method: "GET", path: extendPath))?.status == 400)
+    var blurred = ServeHarness.fit(12, 12)
+    blurred.blurSigma = TransformURLLimits.maximumSigma * 2
+    let badPath = ServeHarness.path(blurred, URL(string: "http://127.0.0.1:\(origin.port)/a.png")!)
+    #expect(service.immediateResponse(to: HTTPRequest(method: "GET", path: badPath))?.status == 400)
     #expect(service.immediateResponse(to: HTTPRequest(method: "POST", path: "/health"))?.status == 405)
   }
 }

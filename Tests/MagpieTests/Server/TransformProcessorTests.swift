@@ -166,6 +166,29 @@
       #expect(S.maxDifference(result, reference) <= 1)
     }
 
+    /// Extend grows the canvas to the target and centres the image on it
+    /// (imgproxy: `(outer - inner + 1) / 2`, half to even), inside the
+    /// padding: a 120x90 crop under fit 300x151 without enlarging sits at
+    /// (90, 31) ((300 - 120 + 1) / 2 = 90.5, half to even; (151 - 90 + 1) / 2),
+    /// padded 4 all round.
+    /// A 0 target side keeps the image's.
+    @Test(arguments: [nil, RGBAColor(red: 250, green: 200, blue: 0)])
+    func extendCentresTheImageOnTheTargetCanvas(background: RGBAColor?) throws {
+      let photo = try ReferenceTool.photoWithAlpha("door.png").pixels.cropped(x: 300, y: 200, width: 120, height: 90)
+      let result = try Self.transform(photo) {
+        ($0.width, $0.height, $0.extends) = (300, 151, true)
+        $0.padding = Padding(top: 4, right: 4, bottom: 4, left: 4)
+        $0.background = background
+      }
+      let fill = background.map { "(\($0.red), \($0.green), \($0.blue), 255)" } ?? "(0, 0, 0, 0)"
+      let reference = try PillowReference.image(
+        photo, "out = Image.new('RGBA', (308, 159), \(fill)); out.alpha_composite(src, (94, 35))")
+      #expect(result.size == PixelSize(width: 308, height: 159))
+      #expect(S.maxDifference(result, reference) <= 1)
+      let wide = try Self.transform(photo) { ($0.width, $0.height, $0.extends) = (200, 0, true) }
+      #expect(wide.size == PixelSize(width: 200, height: 90))
+    }
+
     /// At dpr 2 the padding doubles and the target is the 2x one.
     @Test func devicePixelRatioScalesTargetAndPadding() throws {
       let photo = try S.photo("garden")
@@ -199,6 +222,7 @@
         { $0.devicePixelRatio = 2 }, { $0.blurSigma = 1 }, { $0.sharpenSigma = 1 }, { $0.padding.top = 1 },
         { $0.background = .black }, { $0.rotation = 90 }, { $0.quality = 80 }, { $0.format = .webp },
         { $0.stripsMetadata = false }, { $0.keepsCopyright = false }, { $0.colorProfile = .keep },
+        { $0.extends = true },
       ]
       var seen = Set([TransformProcessor(options: a).identifier])
       for change in variants {
