@@ -18,6 +18,7 @@ enum ServeCommand {
           "--host", "--port", "--key", "--salt", "--key-file", "--allow-source", "--cache-dir", "--redis",
           "--max-source-bytes", "--max-pixels", "--max-frames", "--concurrency", "--queue", "--preset", "--ttl",
           "--quality", "--threads", "--download-timeout-ms", "--request-timeout-ms", "--memory-cache-mb",
+          "--signature-size",
         ],
         switches: ["--unsafe", "--allow-private-sources", "--no-avif", "--no-webp", "--verbose"])
       guard arguments.positionals.isEmpty else { throw .usage("serve", "takes no positional arguments") }

@@ -94,8 +94,9 @@ import Magpie
         throw .usage(
           "serve", "needs --key HEX --salt HEX (or MAGPIE_SERVE_KEY/MAGPIE_SERVE_SALT, --key-file), or --unsafe")
       }
+      let size = try arguments.integer("--signature-size", in: 1...32, default: 32)
       do {
-        return try URLSigner(hexKey: key, hexSalt: salt)
+        return try URLSigner(hexKey: key, hexSalt: salt, signatureSize: size)
       } catch {
         throw .usage("--key", error.reason)
       }

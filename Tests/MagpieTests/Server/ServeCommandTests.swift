@@ -95,4 +95,23 @@ struct ServeCommandTests {
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("--memory-cache-mb"))
   }
+
+  @Test("--signature-size 8 takes signatures cut to 8 bytes and refuses whole ones; 33 is a usage error")
+  func signatureSize() async throws {
+    let root = try TemporaryDirectory()
+    try FileManager.default.copyItem(at: TestPaths.photo("birds"), to: root.url.appendingPathComponent("birds.png"))
+    let origin = try NginxOrigin(serving: root.url)
+    let key = ["--key", ServeHarness.keyHex, "--salt", ServeHarness.saltHex, "--allow-private-sources"]
+    let serve = try ServeProcess(key + ["--signature-size", "8"])
+    let short = try URLSigner(hexKey: ServeHarness.keyHex, hexSalt: ServeHarness.saltHex, signatureSize: 8)
+    let options = ServeHarness.fit(20, 20)
+    let source = origin.url("/birds.png")
+    let cut = try await HTTPProbe.send(port: serve.port, path: short.signedPath(options: options, source: source))
+    #expect(cut.status == 200)
+    let whole = try await HTTPProbe.send(port: serve.port, path: ServeHarness.path(options, source))
+    #expect(whole.status == 403)
+    serve.send(SIGTERM)
+    #expect(await serve.exitStatus() == 0)
+    #expect(try CLIRunner.run(["serve", "--port", "0"] + key + ["--signature-size", "33"]).status == 2)
+  }
 }

@@ -48,6 +48,29 @@
       }
     }
 
+    /// A signature cut to its first bytes (imgproxy's
+    /// `IMGPROXY_SIGNATURE_SIZE`) is Python's HMAC cut the same way; the
+    /// whole one no longer verifies, nor a size outside 1-32.
+    @Test(arguments: [1, 8, 31])
+    func truncatedSignaturesArePythonsPrefix(size: Int) throws {
+      let program = """
+        import base64, hashlib, hmac, sys
+        mac = hmac.new(bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2]) + sys.argv[3].encode(), hashlib.sha256)
+        print(base64.urlsafe_b64encode(mac.digest()[:int(sys.argv[4])]).rstrip(b'=').decode())
+        """
+      let printed = try ReferenceTool.run(
+        "python3", ["-c", program, Self.keyHex, Self.saltHex, path, "\(size)"], input: Data(), inputName: "none"
+      ).stdout
+      let short = try URLSigner(hexKey: Self.keyHex, hexSalt: Self.saltHex, signatureSize: size)
+      let signature = short.signature(for: path)
+      #expect(signature == printed.trimmingCharacters(in: .whitespacesAndNewlines))
+      #expect(short.verifies(signature, for: path))
+      #expect(!short.verifies(signer.signature(for: path), for: path))
+      #expect(!signer.verifies(signature, for: path))
+      #expect(throws: TransformURLError.self) { try URLSigner(hexKey: Self.keyHex, hexSalt: "", signatureSize: 33) }
+      #expect(throws: TransformURLError.self) { try URLSigner(hexKey: Self.keyHex, hexSalt: "", signatureSize: 0) }
+    }
+
     @Test func verifiesItsOwnSignatureAndNothingElse() {
       let signature = signer.signature(for: path)
       #expect(signer.verifies(signature, for: path))
