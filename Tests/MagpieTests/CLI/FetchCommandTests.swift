@@ -5,7 +5,7 @@ import Testing
 
 /// `magpie fetch` and `magpie prefetch` against a local nginx, as
 /// CONTRACT.md describes them.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct FetchCommandTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct FetchCommandTests {
   let directory: TemporaryDirectory
   let origin: NginxOrigin
 

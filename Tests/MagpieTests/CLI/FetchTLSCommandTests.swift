@@ -5,7 +5,7 @@ import Testing
 
 /// `magpie fetch --cacert FILE --cert FILE --key FILE --pin SHA256`
 /// against a local HTTPS nginx with a client-certificate-only location.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct FetchTLSCommandTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct FetchTLSCommandTests {
   let directory: TemporaryDirectory
   let certificates: TestCertificates
   let origin: NginxOrigin

@@ -5,7 +5,7 @@ import Testing
 
 /// The disk cache shared by separate processes, killed writers, a full disk
 /// and a read-only folder: nothing torn, nothing lost, errors reported.
-@Suite(.timeLimit(.minutes(2))) struct DiskCacheProcessTests {
+@Suite(.timeLimit(Sanitizer.timeLimit(minutes: 2))) struct DiskCacheProcessTests {
   private func json(_ text: String) throws -> [String: Any] { try ProbeProcess.report(text) }
 
   @Test func twoProcessesWritingTheSameKeysNeverSeeATornFile() throws {

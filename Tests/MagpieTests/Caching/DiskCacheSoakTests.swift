@@ -20,7 +20,7 @@ private let configuredSoakSeconds = ProcessInfo.processInfo.environment["MAGPIE_
 /// tests on two cores (`make soak` runs it by itself).
 @Suite(
   .enabled(if: configuredSoakSeconds != nil, "the soak runs alone: make test or make soak"),
-  .timeLimit(.minutes(3)))
+  .timeLimit(Sanitizer.timeLimit(minutes: 3)))
 struct DiskCacheSoakTests {
   static var seconds: Double { configuredSoakSeconds ?? 60 }
 

@@ -12,7 +12,7 @@ import Testing
 /// not, a location that only answers clients with a certificate from the
 /// test's own CA, the lowest TLS version, and a cookie jar in memory and
 /// in a file. The certificates are made by the `openssl` tool.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct DataLoaderTLSTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct DataLoaderTLSTests {
   let directory: TemporaryDirectory
   let root: URL
 

@@ -12,7 +12,7 @@ import Testing
 /// picks with the login it gave: Basic at an nginx `auth_basic` location,
 /// Digest at an nginx location scripted in njs (Debian's nginx has no
 /// Digest module) and at the fault-injecting origin.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct HTTPChallengeTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct HTTPChallengeTests {
   let directory: TemporaryDirectory
   let root: URL
   let photo: Data

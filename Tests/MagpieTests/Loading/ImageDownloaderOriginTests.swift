@@ -11,7 +11,7 @@ import Testing
 /// loader's thread (libcurl's, the session's delegate queue) takes each
 /// next transfer from the downloader's line itself, and still in the
 /// line's order.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ImageDownloaderOriginTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct ImageDownloaderOriginTests {
   let directory: TemporaryDirectory
   let root: URL
 

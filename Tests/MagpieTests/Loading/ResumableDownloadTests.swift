@@ -12,7 +12,7 @@ import Testing
 /// resource that changed in between is fetched whole; the kept bytes
 /// outlive a load whose retries are spent; and the rules that keep two
 /// versions from being spliced, as values.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ResumableDownloadTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct ResumableDownloadTests {
   private let photo: Data
   private let other: Data
 

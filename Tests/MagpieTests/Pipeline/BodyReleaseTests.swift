@@ -11,7 +11,7 @@ import Testing
 /// once the caller drops the result, however early the loader's callback
 /// came. (A stop kept after its step had ended held the step's callbacks,
 /// which held the stage: a cold `magpie serve` kept one body in twenty.)
-@Suite(.timeLimit(.minutes(2))) struct BodyReleaseTests {
+@Suite(.timeLimit(Sanitizer.timeLimit(minutes: 2))) struct BodyReleaseTests {
   /// The step that ended before its stop was kept drops that stop.
   @Test func aStopKeptAfterItsStepEndedIsDropped() {
     var step = StageStep.State()

@@ -10,7 +10,7 @@ import Testing
 /// What one load costs the engine, pinned (docs/pipeline.md draws the
 /// path): the tasks one network miss makes, and the locks one progress
 /// event passes on its way from the download to the caller's callback.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct EngineCostTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct EngineCostTests {
   let directory: TemporaryDirectory
   let root: URL
 

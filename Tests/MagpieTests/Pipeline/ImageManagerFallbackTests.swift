@@ -10,7 +10,7 @@ import Testing
 /// Alternative sources at real origins: a dead or failing primary falls
 /// back to the next source in order; when every source fails, the error
 /// says why each one did.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ImageManagerFallbackTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct ImageManagerFallbackTests {
   let directory: TemporaryDirectory
   let root: URL
 

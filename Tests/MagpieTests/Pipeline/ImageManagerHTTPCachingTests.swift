@@ -6,7 +6,7 @@ import Testing
 /// HTTP caching rules (issue 35, item 4) at a real nginx whose locations
 /// send `max-age=1`, `no-store`, `immutable`, `no-cache` and `s-maxage`,
 /// on a wall clock the test moves by hand.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ImageManagerHTTPCachingTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct ImageManagerHTTPCachingTests {
   let directory: TemporaryDirectory
   let origin: NginxOrigin
   let clock = ManualClock(start: Date().timeIntervalSince1970)

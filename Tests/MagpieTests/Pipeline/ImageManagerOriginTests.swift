@@ -5,7 +5,7 @@ import Testing
 
 /// The whole pipeline against real origins: nginx for what a good server
 /// does, the fault-injecting origin for what a bad one does.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ImageManagerOriginTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct ImageManagerOriginTests {
   let directory: TemporaryDirectory
   let events = EngineEventLog()
   let root: URL

@@ -13,7 +13,7 @@ import Testing
 /// decrypted through OpenSSL's EVP interface before it is decoded and
 /// cached; a modifier that refuses a response and one that rewrites the
 /// validators stored with the image.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ImageManagerResponseHookTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct ImageManagerResponseHookTests {
   let directory: TemporaryDirectory
   let root: URL
   /// AES-256-CBC key and IV, as hex for the tool and bytes for EVP.

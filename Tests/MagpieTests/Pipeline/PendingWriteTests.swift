@@ -6,7 +6,7 @@ import Testing
 /// Until a write-behind lands in its tier, reads of that key are served
 /// from the pending entry: a load right after another never goes back to
 /// the origin because the disk write is still on its way.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct PendingWriteTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct PendingWriteTests {
   let directory: TemporaryDirectory
   let root: URL
 

@@ -6,7 +6,7 @@
   /// a real nginx and redis-server: the origin serves each URL once.
   @Suite(
     .enabled(if: RedisServer.isInstalled, "redis-server is not installed (make test installs it)"),
-    .serialized, .timeLimit(.minutes(3)))
+    .serialized, .timeLimit(Sanitizer.timeLimit(minutes: 3)))
   struct RedisFleetTests {
     let directory: TemporaryDirectory
     let origin: NginxOrigin

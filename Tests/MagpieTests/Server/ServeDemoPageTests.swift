@@ -31,7 +31,7 @@
 
     @Test(
       "the demo page's 24 thumbnails all decode in headless Chromium at their URLs' sizes",
-      .timeLimit(.minutes(5)))
+      .timeLimit(Sanitizer.timeLimit(minutes: 5)))
     func demoPage() throws {
       try #require(
         FileManager.default.isExecutableFile(atPath: Self.release.path),

@@ -7,7 +7,7 @@ import Testing
 /// handler is bootstrapped, entries from the loader, the caches and the
 /// decoders at and above its level. The handler is process-wide, so these
 /// tests run one at a time and put silence back.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct MagpieLoggingTests {
+@Suite(.serialized, .timeLimit(Sanitizer.timeLimit(minutes: 2))) struct MagpieLoggingTests {
   final class Collector: MagpieLogging.Handler {
     let entries = Lock<[MagpieLogging.Entry]>([])
     func log(_ entry: MagpieLogging.Entry) { entries.withLock { $0.append(entry) } }

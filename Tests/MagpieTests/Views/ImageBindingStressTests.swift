@@ -5,7 +5,7 @@ import Testing
 
 /// Cell reuse at scale: 10,000 random rebinds of 100 recycled targets to
 /// 1,000 URLs, the origin answering after random delays.
-@Suite(.timeLimit(.minutes(2))) struct ImageBindingStressTests {
+@Suite(.timeLimit(Sanitizer.timeLimit(minutes: 2))) struct ImageBindingStressTests {
   @MainActor @Test func everyTargetEndsOnItsLastURLAndNoAbandonedDownloadRunsOn() async throws {
     let bodies = try (0..<1000).map { try TaggedImages.png($0) }
     let origin = SteppedOrigin(seed: 42) { url in bodies[Int(url.lastPathComponent.dropLast(4))!] }
