@@ -18,22 +18,22 @@ import Testing
     return try #require(object as? [String: Any])
   }
 
-  @Test func noArgumentsIsAUsageError() throws {
-    let result = try CLIRunner.run([])
+  @Test func noArgumentsIsAUsageError() async throws {
+    let result = try await CLIRunner.run([])
     #expect(result.status == 2)
     #expect(result.stderr.contains("magpie: error: "))
   }
 
-  @Test func unknownCommandIsAUsageErrorOnOneLine() throws {
-    let result = try CLIRunner.run(["frobnicate"])
+  @Test func unknownCommandIsAUsageErrorOnOneLine() async throws {
+    let result = try await CLIRunner.run(["frobnicate"])
     #expect(result.status == 2)
     #expect(result.stderr.hasPrefix("magpie: error: frobnicate: "))
     #expect(result.stderr.split(separator: "\n").count == 1)
   }
 
-  @Test func infoPrintsTheContractFields() throws {
+  @Test func infoPrintsTheContractFields() async throws {
     let path = TestPaths.fixtures.appendingPathComponent("png/seed_rgba8.png").path
-    let result = try CLIRunner.run(["info", path])
+    let result = try await CLIRunner.run(["info", path])
     #expect(result.status == 0, "\(result.stderr)")
     let line = result.stdout.trimmingCharacters(in: .newlines)
     let keys = ["format", "width", "height", "frames", "loop_count", "delays_ms", "orientation", "bytes"]
@@ -52,13 +52,13 @@ import Testing
     #expect(info["bytes"] as? Int == size)
   }
 
-  @Test func infoOfAMissingFileFails() throws {
-    let result = try CLIRunner.run(["info", "/nonexistent/photo.jpg"])
+  @Test func infoOfAMissingFileFails() async throws {
+    let result = try await CLIRunner.run(["info", "/nonexistent/photo.jpg"])
     #expect(result.status == 1)
     #expect(result.stderr.hasPrefix("magpie: error: read /nonexistent/photo.jpg: "))
   }
 
-  @Test func decodeWritesStraightAlphaAndReportsEachFailure() throws {
+  @Test func decodeWritesStraightAlphaAndReportsEachFailure() async throws {
     let dir = try TemporaryDirectory()
     let good = dir.path("known.png")
     try StoredPNG.encode(width: 4, height: 2, rgba: Self.knownPixels).write(to: URL(fileURLWithPath: good))
@@ -66,7 +66,7 @@ import Testing
     try Data("this is not an image".utf8).write(to: URL(fileURLWithPath: bad))
     let out = dir.path("out")
 
-    let result = try CLIRunner.run(["decode", good, bad, "--out", out])
+    let result = try await CLIRunner.run(["decode", good, bad, "--out", out])
     #expect(result.status == 1)
     #expect(result.stderr.contains("magpie: error: decode \(bad): "))
 
@@ -89,7 +89,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: out + "/notes.jpg.rgba"))
   }
 
-  @Test func decodeConvertsAlphaImagesLargerThanItsScratchBuffer() throws {
+  @Test func decodeConvertsAlphaImagesLargerThanItsScratchBuffer() async throws {
     // 301x293 RGBA is 352,772 bytes: the 256 KiB band fills mid-row.
     let (width, height) = (301, 293)
     let known = (0..<(width * height)).flatMap { i -> [UInt8] in
@@ -99,7 +99,7 @@ import Testing
     let dir = try TemporaryDirectory()
     let path = dir.path("wide.png")
     try StoredPNG.encode(width: width, height: height, rgba: known).write(to: URL(fileURLWithPath: path))
-    let result = try CLIRunner.run(["decode", path, "--out", dir.path("out")])
+    let result = try await CLIRunner.run(["decode", path, "--out", dir.path("out")])
     #expect(result.status == 0, "\(result.stderr)")
     let rgba = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("out/wide.png.rgba"))))
     try #require(rgba.count == known.count)
@@ -113,28 +113,30 @@ import Testing
     #expect(stride(from: 3, to: rgba.count, by: 4).allSatisfy { rgba[$0] == known[$0] }, "alpha differs")
   }
 
-  @Test func decodeWritesEveryFrameOfAnAnimation() throws {
+  @Test func decodeWritesEveryFrameOfAnAnimation() async throws {
     // disposal.gif: 7 frames with transparent pixels; the fixture script's
     // browser-rule reference is straight RGBA, frames one after another.
     let dir = try TemporaryDirectory()
     let path = dir.path("disposal.gif")
     try TestPaths.fixture("gif/disposal.gif").write(to: URL(fileURLWithPath: path))
-    let result = try CLIRunner.run(["decode", path, "--out", dir.path("out")])
+    let result = try await CLIRunner.run(["decode", path, "--out", dir.path("out")])
     #expect(result.status == 0, "\(result.stderr)")
     let rgba = try Data(contentsOf: URL(fileURLWithPath: dir.path("out/disposal.gif.rgba")))
     #expect(rgba == (try TestPaths.fixture("gif/disposal.gif.rgba")))
   }
 
-  @Test func decodeNeedsAnOutputFolder() throws {
-    let result = try CLIRunner.run(["decode", "a.png"])
+  @Test func decodeNeedsAnOutputFolder() async throws {
+    let result = try await CLIRunner.run(["decode", "a.png"])
     #expect(result.status == 2)
   }
 
-  @Test func convertPicksTheFormatFromTheExtensionAndDownsamples() throws {
+  @Test func convertPicksTheFormatFromTheExtensionAndDownsamples() async throws {
     let dir = try TemporaryDirectory()
     let input = TestPaths.photo("birds").path
     let output = dir.path("thumb.jpg")
-    let result = try CLIRunner.run(["convert", input, output, "--process", "downsample(200x200)", "--quality", "80"])
+    let result = try await CLIRunner.run([
+      "convert", input, output, "--process", "downsample(200x200)", "--quality", "80",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     let record = try json(result.stdout)
     #expect(record["format"] as? String == "jpeg")
@@ -145,12 +147,12 @@ import Testing
     #expect(ImageFormat.sniff(written) == .jpeg)
   }
 
-  @Test func convertKeepsMetadataOnlyWhenAsked() throws {
+  @Test func convertKeepsMetadataOnlyWhenAsked() async throws {
     let dir = try TemporaryDirectory()
     let input = TestPaths.fixtures.appendingPathComponent("jpeg/orient6.jpg").path
     for (flags, kept) in [([String](), false), (["--keep-metadata"], true)] {
       let output = dir.path("out-\(kept).jpg")
-      let result = try CLIRunner.run(["convert", input, output] + flags)
+      let result = try await CLIRunner.run(["convert", input, output] + flags)
       #expect(result.status == 0, "\(result.stderr)")
       let written = try Data(contentsOf: URL(fileURLWithPath: output))
       #expect((ImageMetadata.read(from: written).exif != nil) == kept)
@@ -172,13 +174,13 @@ import Testing
     (["bench", "decode", "list.txt", "x", "1"], "bad repetitions"),
     (["bench", "resize", "list.txt", "1", "1"], "unknown task"),
   ])
-  func usageErrorsExitWithTwo(arguments: [String], why: String) throws {
-    let result = try CLIRunner.run(arguments)
+  func usageErrorsExitWithTwo(arguments: [String], why: String) async throws {
+    let result = try await CLIRunner.run(arguments)
     #expect(result.status == 2, "\(why): \(result.stderr)")
     #expect(result.stderr.hasPrefix("magpie: error: "), "\(why)")
   }
 
-  @Test func benchSpeaksTheProtocol() throws {
+  @Test func benchSpeaksTheProtocol() async throws {
     let dir = try TemporaryDirectory()
     let png = TestPaths.fixtures.appendingPathComponent("png/seed_rgb8.png").path
     let junk = dir.path("junk.bin")
@@ -186,7 +188,7 @@ import Testing
     let list = dir.path("list.txt")
     try "\(png)\n\(junk)\n".write(toFile: list, atomically: true, encoding: .utf8)
 
-    let result = try CLIRunner.run(["bench", "decode", list, "3", "1"])
+    let result = try await CLIRunner.run(["bench", "decode", list, "3", "1"])
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 3)
@@ -199,7 +201,7 @@ import Testing
     #expect(skipped["path"] as? String == junk)
     #expect(skipped["skip"] is String)
 
-    let noop = try CLIRunner.run(["bench", "noop", list, "1", "0"])
+    let noop = try await CLIRunner.run(["bench", "noop", list, "1", "0"])
     #expect(noop.status == 0)
     #expect(noop.stdout.split(separator: "\n").count == 1)
   }

@@ -30,7 +30,7 @@ import Testing
     // A dead writer's leftover.
     #expect(FileManager.default.createFile(atPath: folder + "/.tmp-dead", contents: Data(count: 10)))
 
-    let clear = try CLIRunner.run(["cache", "clear", "--cache-dir", folder])
+    let clear = try await CLIRunner.run(["cache", "clear", "--cache-dir", folder])
     #expect(clear.status == 0, "\(clear.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     #expect(disk.metadata(forKey: key) == nil)

@@ -9,7 +9,7 @@ import Testing
     try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
   }
 
-  @Test func infoCleanAndClearReportCountBytesAndPath() throws {
+  @Test func infoCleanAndClearReportCountBytesAndPath() async throws {
     let dir = try TemporaryDirectory()
     let folder = dir.path("cache")
     let now = Date()
@@ -22,7 +22,7 @@ import Testing
         ofItemAtPath: cache.fileURL(forKey: "key-\(index)").path)
     }
 
-    let info = try CLIRunner.run(["cache", "info", "--cache-dir", folder])
+    let info = try await CLIRunner.run(["cache", "info", "--cache-dir", folder])
     #expect(info.status == 0, "\(info.stderr)")
     let infoRecord = try record(info)
     #expect(infoRecord["count"] as? Int == 6)
@@ -31,30 +31,30 @@ import Testing
     let keys = ["\"count\"", "\"bytes\"", "\"path\""].compactMap { info.stdout.range(of: $0)?.lowerBound }
     #expect(keys.count == 3 && keys == keys.sorted())
 
-    let clean = try CLIRunner.run(["cache", "clean", "--cache-dir", folder])
+    let clean = try await CLIRunner.run(["cache", "clean", "--cache-dir", folder])
     #expect(clean.status == 0)
     #expect(try record(clean)["count"] as? Int == 4)
 
     // With a 3,000-byte limit, clean trims the rest to half of it.
-    let trimmed = try CLIRunner.run(["cache", "clean", "--cache-dir", folder, "--size-limit", "3000"])
+    let trimmed = try await CLIRunner.run(["cache", "clean", "--cache-dir", folder, "--size-limit", "3000"])
     #expect(try record(trimmed)["bytes"] as? Int ?? .max <= 1_500)
 
-    let clear = try CLIRunner.run(["cache", "clear", "--cache-dir", folder])
+    let clear = try await CLIRunner.run(["cache", "clear", "--cache-dir", folder])
     #expect(try record(clear)["count"] as? Int == 0)
     #expect(try record(clear)["bytes"] as? Int == 0)
   }
 
-  @Test func badUsageExitsWithTwo() throws {
-    #expect(try CLIRunner.run(["cache"]).status == 2)
-    #expect(try CLIRunner.run(["cache", "wipe"]).status == 2)
-    #expect(try CLIRunner.run(["cache", "clean", "--size-limit", "lots"]).status == 2)
+  @Test func badUsageExitsWithTwo() async throws {
+    #expect(try await CLIRunner.run(["cache"]).status == 2)
+    #expect(try await CLIRunner.run(["cache", "wipe"]).status == 2)
+    #expect(try await CLIRunner.run(["cache", "clean", "--size-limit", "lots"]).status == 2)
   }
 
-  @Test func anUnusableFolderFailsWithOne() throws {
+  @Test func anUnusableFolderFailsWithOne() async throws {
     let dir = try TemporaryDirectory()
     let blocker = dir.path("file")
     #expect(FileManager.default.createFile(atPath: blocker, contents: Data()))
-    let result = try CLIRunner.run(["cache", "info", "--cache-dir", blocker])
+    let result = try await CLIRunner.run(["cache", "info", "--cache-dir", blocker])
     #expect(result.status == 1)
     #expect(result.stderr.hasPrefix("magpie: error: cache info: "))
   }

@@ -7,35 +7,35 @@ import Testing
 @Suite(.timeLimit(Sanitizer.suiteTimeLimit)) struct DecodeLimitFlagTests {
   static let gif = TestPaths.fixtures.appendingPathComponent("gif/disposal.gif").path
 
-  @Test func maxFramesRefusesAnAnimationWithTheLimitNamed() throws {
+  @Test func maxFramesRefusesAnAnimationWithTheLimitNamed() async throws {
     let dir = try TemporaryDirectory()
-    let result = try CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-frames", "6"])
+    let result = try await CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-frames", "6"])
     #expect(result.status == 1)
     #expect(
       result.stderr.hasSuffix(": limit exceeded: gif frame count 7 exceeds maxFrameCount 6\n"), "\(result.stderr)")
-    let ok = try CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-frames", "7"])
+    let ok = try await CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-frames", "7"])
     #expect(ok.status == 0, "\(ok.stderr)")
   }
 
-  @Test func maxPixelsAndMaxBytesSetTheSizeLimits() throws {
+  @Test func maxPixelsAndMaxBytesSetTheSizeLimits() async throws {
     let dir = try TemporaryDirectory()
     // disposal.gif: 7 frames of 16x16.
-    let pixels = try CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-pixels", "255"])
+    let pixels = try await CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-pixels", "255"])
     #expect(pixels.status == 1)
     #expect(pixels.stderr.contains(": image too large: "), "\(pixels.stderr)")
-    let bytes = try CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-bytes", "7167"])
+    let bytes = try await CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--max-bytes", "7167"])
     #expect(bytes.status == 1)
     #expect(bytes.stderr.contains("(DecodeOptions.maxTotalByteCount)"), "\(bytes.stderr)")
   }
 
-  @Test func aBadLimitIsAUsageError() throws {
+  @Test func aBadLimitIsAUsageError() async throws {
     let dir = try TemporaryDirectory()
     for flag in ["--max-pixels", "--max-bytes", "--max-frames", "--time-limit-ms"] {
-      let result = try CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), flag, "-1"])
+      let result = try await CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), flag, "-1"])
       #expect(result.status == 2, "\(flag): \(result.stderr)")
     }
     // 0 turns the time limit off.
-    let off = try CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--time-limit-ms", "0"])
+    let off = try await CLIRunner.run(["decode", Self.gif, "--out", dir.path("out"), "--time-limit-ms", "0"])
     #expect(off.status == 0, "\(off.stderr)")
   }
 }

@@ -14,23 +14,23 @@ import Testing
   }
 
   /// Peak resident kilobytes of `magpie decode` of a 2x2 GIF.
-  static func idleKilobytes(in dir: TemporaryDirectory) throws -> Int {
+  static func idleKilobytes(in dir: TemporaryDirectory) async throws -> Int {
     let tiny = dir.path("tiny.gif")
     let data = GIFHostileInputTests.gif(
       screen: (2, 2), frames: [(0, 0, 2, 2, GIFHostileInputTests.uncompressed([1, 2, 3, 0]))])
     try data.write(to: URL(fileURLWithPath: tiny))
-    let result = try CLIRunner.run(["decode", tiny, "--out", dir.path("idle")], measuringMemory: true)
+    let result = try await CLIRunner.run(["decode", tiny, "--out", dir.path("idle")], measuringMemory: true)
     #expect(result.status == 0, "\(result.stderr)")
     return try #require(result.maxResidentKilobytes, "no /usr/bin/time report")
   }
 
-  @Test func decodingA6000By6000JPEGHoldsOneCopyOfThePixels() throws {
+  @Test func decodingA6000By6000JPEGHoldsOneCopyOfThePixels() async throws {
     let dir = try TemporaryDirectory()
-    let idle = try Self.idleKilobytes(in: dir)
+    let idle = try await Self.idleKilobytes(in: dir)
     let path = dir.path("big.jpg")
     try HugeImageMemoryTests.makeHugeJPEG(at: path, side: 6000)
     let out = dir.path("out")
-    let result = try CLIRunner.run(["decode", path, "--out", out], measuringMemory: true)
+    let result = try await CLIRunner.run(["decode", path, "--out", out], measuringMemory: true)
     #expect(result.status == 0, "\(result.stderr)")
     let written = try FileManager.default.attributesOfItem(atPath: out + "/big.jpg.rgba")[.size] as? Int
     #expect(written == 6000 * 6000 * 4)
@@ -56,12 +56,12 @@ import Testing
     #expect(first.pixelSize == PixelSize(width: 2000, height: 2000))
   }
 
-  @Test func refusingTenThousandFramesTakesNoCanvas() throws {
+  @Test func refusingTenThousandFramesTakesNoCanvas() async throws {
     let dir = try TemporaryDirectory()
-    let idle = try Self.idleKilobytes(in: dir)
+    let idle = try await Self.idleKilobytes(in: dir)
     let path = dir.path("many.gif")
     try Self.tenThousandFrameGIF().write(to: URL(fileURLWithPath: path))
-    let result = try CLIRunner.run(["decode", path, "--out", dir.path("out")], measuringMemory: true)
+    let result = try await CLIRunner.run(["decode", path, "--out", dir.path("out")], measuringMemory: true)
     #expect(result.status != 0)
     #expect(result.stderr.contains("268435456-byte limit for all frames"), "\(result.stderr)")
     let peak = try #require(result.maxResidentKilobytes, "no /usr/bin/time report")

@@ -19,30 +19,30 @@ import Testing
     origin = try NginxOrigin(serving: root, tls: true, extraConfig: certificates.clientOnlyConfig)
   }
 
-  private func fetch(_ path: String, _ extra: [String]) throws -> CLIRunner.Result {
-    try CLIRunner.run(["fetch", origin.url(path).absoluteString, "--no-cache"] + extra)
+  private func fetch(_ path: String, _ extra: [String]) async throws -> CLIRunner.Result {
+    try await CLIRunner.run(["fetch", origin.url(path).absoluteString, "--no-cache"] + extra)
   }
 
-  @Test func theCACertificateAPinAndAClientCertificateAreEachHonoured() throws {
+  @Test func theCACertificateAPinAndAClientCertificateAreEachHonoured() async throws {
     defer { origin.stop() }
     let serverCertificate = origin.workdir.appendingPathComponent("cert.pem")
     let cacert = ["--cacert", serverCertificate.path]
-    let untrusted = try fetch("/cutout-01.png", [])
+    let untrusted = try await fetch("/cutout-01.png", [])
     #expect(untrusted.status != 0)
     #expect(untrusted.stderr.contains("TLS"))
-    #expect(try fetch("/cutout-01.png", cacert).status == 0)
+    await #expect(try fetch("/cutout-01.png", cacert).status == 0)
 
-    let pinned = try fetch("/cutout-01.png", cacert + ["--pin", try certificates.pin(of: serverCertificate)])
+    let pinned = try await fetch("/cutout-01.png", cacert + ["--pin", try certificates.pin(of: serverCertificate)])
     #expect(pinned.status == 0, "\(pinned.stderr)")
-    let wrongPin = try fetch(
+    let wrongPin = try await fetch(
       "/cutout-01.png", cacert + ["--pin", "sha256//" + (try certificates.pin(of: try certificates.other()))])
     #expect(wrongPin.status != 0)
     #expect(wrongPin.stderr.contains("not one of the pinned keys"), "\(wrongPin.stderr)")
 
-    let anonymous = try fetch("/clientonly/a.png", cacert)
+    let anonymous = try await fetch("/clientonly/a.png", cacert)
     #expect(anonymous.status != 0)
     #expect(anonymous.stderr.contains("403"))
-    let client = try fetch(
+    let client = try await fetch(
       "/clientonly/a.png", cacert + ["--cert", directory.path("client.pem"), "--key", directory.path("client.key")])
     #expect(client.status == 0, "\(client.stderr)")
   }

@@ -35,12 +35,12 @@ import Testing
   }
 
   @Test(.disabled(if: Sanitizer.distortsMemory, Sanitizer.memoryReason))
-  func downsamplingA100MegapixelJPEGStaysUnder64MB() throws {
+  func downsamplingA100MegapixelJPEGStaysUnder64MB() async throws {
     let dir = try TemporaryDirectory()
     let huge = dir.path("huge.jpg")
     try Self.makeHugeJPEG(at: huge, side: 10_000)
     let thumb = dir.path("thumb.png")
-    let result = try CLIRunner.run(
+    let result = try await CLIRunner.run(
       ["convert", huge, thumb, "--process", "downsample(256x256)"], measuringMemory: true)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("\"width\":256"))

@@ -16,8 +16,8 @@ import Testing
 @Suite struct LazyCoderLibraryTests {
   /// The libraries `magpie arguments` opened, by file name, as ld.so logs
   /// them (at start-up or through dlopen).
-  static func openedLibraries(_ arguments: [String]) throws -> [String] {
-    let result = try CLIRunner.run(arguments, environment: ["LD_DEBUG": "files"])
+  static func openedLibraries(_ arguments: [String]) async throws -> [String] {
+    let result = try await CLIRunner.run(arguments, environment: ["LD_DEBUG": "files"])
     #expect(result.status == 0, "\(result.stderr.suffix(300))")
     return result.stderr.split(separator: "\n").compactMap { line in
       guard let range = line.range(of: "file=") else { return nil }
@@ -29,8 +29,8 @@ import Testing
     libraries.contains { $0.hasPrefix(prefix) }
   }
 
-  @Test func aPNGRunOpensNoOptionalCoderLibrary() throws {
-    let libraries = try Self.openedLibraries([
+  @Test func aPNGRunOpensNoOptionalCoderLibrary() async throws {
+    let libraries = try await Self.openedLibraries([
       "info", TestPaths.fixtures.appendingPathComponent("png/exif_after_idat.png").path,
     ])
     // The run did open the core's libraries, so the log is being read.
@@ -49,9 +49,9 @@ import Testing
       ("avif/alpha_d10_420.avif", "libavif.so"), ("heif/8bit.heic", "libheif.so"), ("jxl/alpha.jxl", "libjxl.so"),
       ("svg/shapes.svg", "librsvg-2.so"), ("pdf/pages.pdf", "libpoppler-glib.so"),
     ])
-    func eachFormatOpensItsOwnLibraryOnly(fixture: String, library: String) throws {
+    func eachFormatOpensItsOwnLibraryOnly(fixture: String, library: String) async throws {
       let path = TestPaths.fixtures.appendingPathComponent(fixture)
-      let libraries = try Self.openedLibraries(["info", path.path])
+      let libraries = try await Self.openedLibraries(["info", path.path])
       #expect(Self.opens(libraries, library))
       let all = ["libavif.so", "libheif.so", "libjxl.so", "librsvg-2.so", "libpoppler-glib.so"]
       for other in all where other != library {
@@ -64,13 +64,13 @@ import Testing
     /// FFmpeg, which HEIC pictures decode with (`heif_avcodec.c`), is
     /// opened by the first decode, not by reading a file's size: with the
     /// libraries Debian's build links it costs a process about 14 MB.
-    @Test func aHEICDecodeOpensFFmpegAndReadingItsSizeDoesNot() throws {
+    @Test func aHEICDecodeOpensFFmpegAndReadingItsSizeDoesNot() async throws {
       let path = TestPaths.fixtures.appendingPathComponent("heif/8bit.heic").path
-      let info = try Self.openedLibraries(["info", path])
+      let info = try await Self.openedLibraries(["info", path])
       #expect(Self.opens(info, "libheif.so"))
       #expect(!Self.opens(info, "libavcodec.so"))
       let folder = try TemporaryDirectory()
-      let decode = try Self.openedLibraries(["decode", path, "--out", folder.url.path])
+      let decode = try await Self.openedLibraries(["decode", path, "--out", folder.url.path])
       #expect(Self.opens(decode, "libavcodec.so"))
     }
   #endif

@@ -5,8 +5,8 @@ import Testing
 @Suite struct PlayCommandTests {
   private var gif: String { TestPaths.repositoryRoot.appendingPathComponent("samples/pan-00.gif").path }
 
-  @Test func playPrintsItsCountsOnOneLine() throws {
-    let result = try CLIRunner.run(["play", gif, "--seconds", "1", "--rate", "100", "--budget", "1"])
+  @Test func playPrintsItsCountsOnOneLine() async throws {
+    let result = try await CLIRunner.run(["play", gif, "--seconds", "1", "--rate", "100", "--budget", "1"])
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 1)
@@ -25,9 +25,9 @@ import Testing
   }
 
   @Test(.disabled(if: Sanitizer.distortsMemory, Sanitizer.memoryReason))
-  func aLargeGIFIsHeldOnceWhileItPlays() throws {
+  func aLargeGIFIsHeldOnceWhileItPlays() async throws {
     let dir = try TemporaryDirectory()
-    let small = try CLIRunner.run(["play", gif, "--seconds", "1", "--budget", "1"], measuringMemory: true)
+    let small = try await CLIRunner.run(["play", gif, "--seconds", "1", "--budget", "1"], measuringMemory: true)
     #expect(small.status == 0, "\(small.stderr)")
     let idle = try #require(small.maxResidentKilobytes, "no /usr/bin/time report")
     // 300 frames of 480x270 stored without LZW compression: about 29 MB.
@@ -36,7 +36,7 @@ import Testing
     let data = GIFHostileInputTests.gif(screen: (480, 270), frames: Array(repeating: frame, count: 300))
     let path = dir.path("large.gif")
     try data.write(to: URL(fileURLWithPath: path))
-    let result = try CLIRunner.run(["play", path, "--seconds", "1", "--budget", "1"], measuringMemory: true)
+    let result = try await CLIRunner.run(["play", path, "--seconds", "1", "--budget", "1"], measuringMemory: true)
     #expect(result.status == 0, "\(result.stderr)")
     let peak = try #require(result.maxResidentKilobytes, "no /usr/bin/time report")
     // The file once, the 1 MB buffer, and 12 MB for the canvas, the decoder
@@ -50,8 +50,8 @@ import Testing
     (["play", "x.gif", "--seconds", "0"], "zero seconds"),
     (["play", "x.gif", "--rate", "fast"], "a rate that is not a number"),
   ])
-  func badArgumentsAreUsageErrors(arguments: [String], why: String) throws {
-    let result = try CLIRunner.run(arguments)
+  func badArgumentsAreUsageErrors(arguments: [String], why: String) async throws {
+    let result = try await CLIRunner.run(arguments)
     #expect(result.status == 2, "\(why): \(result.stderr)")
     #expect(result.stderr.hasPrefix("magpie: error: "), "\(why)")
   }

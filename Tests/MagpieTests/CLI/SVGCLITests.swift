@@ -9,9 +9,9 @@
   @Suite struct SVGCLITests {
     private let svg = TestPaths.fixtures.appendingPathComponent("svg/shapes.svg")
 
-    @Test func convertRendersAtTheResizeNotAtTheIntrinsicSize() throws {
+    @Test func convertRendersAtTheResizeNotAtTheIntrinsicSize() async throws {
       let dir = try TemporaryDirectory()
-      let result = try CLIRunner.run(["convert", svg.path, dir.path("out.png"), "--process", "resize(512x512)"])
+      let result = try await CLIRunner.run(["convert", svg.path, dir.path("out.png"), "--process", "resize(512x512)"])
       #expect(result.status == 0, "\(result.stderr)")
       let written = try PNGCoder().decode(
         Data(contentsOf: URL(fileURLWithPath: dir.path("out.png"))), options: DecodeOptions())
@@ -23,9 +23,9 @@
       #expect(SVGReference.maxPremultipliedDifference(written.pixels, reference) <= 1)
     }
 
-    @Test func decodeWritesTheIntrinsicSize() throws {
+    @Test func decodeWritesTheIntrinsicSize() async throws {
       let dir = try TemporaryDirectory()
-      let result = try CLIRunner.run(["decode", svg.path, "--out", dir.path("out")])
+      let result = try await CLIRunner.run(["decode", svg.path, "--out", dir.path("out")])
       #expect(result.status == 0, "\(result.stderr)")
       let json =
         try JSONSerialization.jsonObject(

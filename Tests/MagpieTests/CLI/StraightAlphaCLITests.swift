@@ -7,11 +7,11 @@ import Testing
 /// premultiplied round trip of them (Fixtures/alpha/rgba.png: every alpha
 /// value 0-255 under varied colours).
 @Suite struct StraightAlphaCLITests {
-  @Test func decodeWritesTheFilesRGBAValuesExactly() throws {
+  @Test func decodeWritesTheFilesRGBAValuesExactly() async throws {
     let dir = try TemporaryDirectory()
     let input = TestPaths.fixtures.appendingPathComponent("alpha/rgba.png").path
     let out = dir.path("out")
-    let result = try CLIRunner.run(["decode", input, "--out", out])
+    let result = try await CLIRunner.run(["decode", input, "--out", out])
     #expect(result.status == 0, "\(result.stderr)")
     let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out + "/rgba.png.rgba")))
     let expected = try AlphaFixtures.frames("rgba.png")[0]

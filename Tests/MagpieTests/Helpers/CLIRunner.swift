@@ -4,7 +4,7 @@ import Foundation
 /// bundle, and collects what it printed.
 struct CLIRunner {
   /// What one run printed and how it ended.
-  struct Result {
+  struct Result: Sendable {
     var status: Int32
     var stdout: String
     var stderr: String
@@ -22,9 +22,18 @@ struct CLIRunner {
 
   /// Runs `magpie` with `arguments`, with `environment` added to this
   /// process's; with `measuringMemory`, under `/usr/bin/time -v` to read
-  /// the peak resident set size.
+  /// the peak resident set size. The wait is on threads of its own, never
+  /// the task's or GCD's pool.
   static func run(
     _ arguments: [String], measuringMemory: Bool = false, stdin: Data? = nil, environment: [String: String] = [:]
+  ) async throws -> Result {
+    try await BlockingWork.onThread {
+      try runBlocking(arguments, measuringMemory: measuringMemory, stdin: stdin, environment: environment)
+    }
+  }
+
+  private static func runBlocking(
+    _ arguments: [String], measuringMemory: Bool, stdin: Data?, environment: [String: String]
   ) throws -> Result {
     let process = Process()
     if !environment.isEmpty {
@@ -51,10 +60,10 @@ struct CLIRunner {
     let group = DispatchGroup()
     let errBox = DataBox()
     group.enter()
-    DispatchQueue.global().async {
+    Thread {
       errBox.data = err.fileHandleForReading.readDataToEndOfFile()
       group.leave()
-    }
+    }.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()

@@ -12,7 +12,7 @@ extension HTTPProbe {
   static func sendKeepingAlive(
     port: Int, paths: [String], timeout: Duration = .seconds(60 * Sanitizer.slowdown)
   ) async throws -> [Answer] {
-    try await onThread { try exchanges(port: port, paths: paths, timeout: timeout) }
+    try await BlockingWork.onThread { try exchanges(port: port, paths: paths, timeout: timeout) }
   }
 
   private static func exchanges(port: Int, paths: [String], timeout: Duration) throws -> [Answer] {

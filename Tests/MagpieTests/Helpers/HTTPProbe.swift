@@ -35,13 +35,8 @@ enum HTTPProbe {
     port: Int, path: String, method: String = "GET", headers: [String: String] = [:],
     timeout: Duration = .seconds(60 * Sanitizer.slowdown)
   ) async throws -> Answer {
-    try await onThread { try exchange(port: port, path: path, method: method, headers: headers, timeout: timeout) }
-  }
-
-  /// `work`'s result, run on a thread of its own.
-  static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try work() }) }.start()
+    try await BlockingWork.onThread {
+      try exchange(port: port, path: path, method: method, headers: headers, timeout: timeout)
     }
   }
 

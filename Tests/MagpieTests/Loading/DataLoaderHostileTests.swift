@@ -64,7 +64,7 @@ extension DataLoaderTests {
       let cache = try TemporaryDirectory()
       // The CLI runs the defaults (curl, a 64 MB body cap) and its own
       // process, so its peak resident size is this case's alone.
-      let result = try CLIRunner.run(
+      let result = try await CLIRunner.run(
         ["fetch", origin.url(path).absoluteString, "--cache-dir", cache.url.path], measuringMemory: true)
       #expect(result.status == 1)
       #expect(result.stderr.contains(hostile.expected(for: .curl).reason), "\(result.stderr)")

@@ -49,12 +49,12 @@ extension DataLoaderTests {
       defer { origin.stop() }
       origin.route("/a.png", .status(404))
       let url = Self.secretURL(origin, "/a.png").absoluteString
-      let quiet = try CLIRunner.run(["fetch", url, "--no-cache"])
+      let quiet = try await CLIRunner.run(["fetch", url, "--no-cache"])
       #expect(quiet.status == 1)
       #expect(quiet.stderr.contains("magpie: error: fetch http://127.0.0.1:\(origin.port)/a.png?…"))
       #expect(!quiet.stderr.contains("secret"))
       #expect(!quiet.stderr.contains("token=abc"))
-      let verbose = try CLIRunner.run(["fetch", url, "--no-cache", "--verbose"])
+      let verbose = try await CLIRunner.run(["fetch", url, "--no-cache", "--verbose"])
       #expect(verbose.status == 1)
       #expect(verbose.stderr.contains(url))
     }

@@ -96,7 +96,7 @@ import Testing
     }
   }
 
-  @Test func magpieFetchTakesFileAndDataURLs() throws {
+  @Test func magpieFetchTakesFileAndDataURLs() async throws {
     let output = directory.path("out.png")
     // A small image: a command line holds at most 128 KiB an argument.
     let small = try CoderRegistry.shared.encode(
@@ -104,7 +104,9 @@ import Testing
       as: .png)
     let urls = [(file.absoluteString, 400), ("data:image/png;base64,\(small.base64EncodedString())", 12)]
     for (url, width) in urls {
-      let run = try CLIRunner.run(["fetch", url, "-o", output, "--cache-dir", directory.path("cli-cache"), "--json"])
+      let run = try await CLIRunner.run([
+        "fetch", url, "-o", output, "--cache-dir", directory.path("cli-cache"), "--json",
+      ])
       #expect(run.status == 0, "\(run.stderr)")
       #expect(run.stdout.contains("\"width\":\(width)"), "\(run.stdout)")
     }

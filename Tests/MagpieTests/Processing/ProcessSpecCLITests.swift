@@ -10,14 +10,14 @@ import Testing
     try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
   }
 
-  private func convert(_ spec: String, input: String, output: String) throws -> (PixelSize, CLIRunner.Result) {
-    let result = try CLIRunner.run(["convert", input, output, "--process", spec])
+  private func convert(_ spec: String, input: String, output: String) async throws -> (PixelSize, CLIRunner.Result) {
+    let result = try await CLIRunner.run(["convert", input, output, "--process", spec])
     guard result.status == 0 else { return (PixelSize(width: 0, height: 0), result) }
     let record = try json(result.stdout)
     return (PixelSize(width: record["width"] as? Int ?? 0, height: record["height"] as? Int ?? 0), result)
   }
 
-  @Test func everyProcessorOfTheSpecRuns() throws {
+  @Test func everyProcessorOfTheSpecRuns() async throws {
     let dir = try TemporaryDirectory()
     let input = TestPaths.photo("birds").path
     let cases: [(String, PixelSize)] = [
@@ -39,17 +39,17 @@ import Testing
       ("downsample(200x200) | round(12) | rotate(270)", PixelSize(width: 133, height: 200)),
     ]
     for (index, (spec, size)) in cases.enumerated() {
-      let (got, result) = try convert(spec, input: input, output: dir.path("out\(index).png"))
+      let (got, result) = try await convert(spec, input: input, output: dir.path("out\(index).png"))
       #expect(result.status == 0, "\(spec): \(result.stderr)")
       #expect(got == size, "\(spec)")
     }
   }
 
-  @Test func roundedCornersReachTheFile() throws {
+  @Test func roundedCornersReachTheFile() async throws {
     let dir = try TemporaryDirectory()
     let input = TestPaths.photo("garden").path
     let output = dir.path("round.png")
-    let (_, result) = try convert("downsample(64x64)|round(10)", input: input, output: output)
+    let (_, result) = try await convert("downsample(64x64)|round(10)", input: input, output: output)
     #expect(result.status == 0, "\(result.stderr)")
     let image = try CoderRegistry.shared.decode(Data(contentsOf: URL(fileURLWithPath: output)))
     #expect(image.pixels[0, 0][3] == 0)
@@ -60,17 +60,17 @@ import Testing
     "blur(-1)", "round(x)", "tint(#12345)", "tint(red)", "rotate(45)", "flip(d)", "resize(10x10,cover)",
     "crop(10x10,middle)", "grayscale(1)", "downsample(10)", "blur(1)|", "|blur(1)", "sharpen(2)",
   ])
-  func badSpecsAreUsageErrors(spec: String) throws {
-    let result = try CLIRunner.run(["convert", "in.png", "out.png", "--process", spec])
+  func badSpecsAreUsageErrors(spec: String) async throws {
+    let result = try await CLIRunner.run(["convert", "in.png", "out.png", "--process", spec])
     #expect(result.status == 2, "\(spec): \(result.stderr)")
     #expect(result.stderr.hasPrefix("magpie: error: --process: "), "\(spec)")
   }
 
-  @Test func animationsKeepTheirFramesThroughConvert() throws {
+  @Test func animationsKeepTheirFramesThroughConvert() async throws {
     let dir = try TemporaryDirectory()
     let input = TestPaths.fixtures.appendingPathComponent("processing/anim.gif").path
     let output = dir.path("anim.gif")
-    let (size, result) = try convert("downsample(16x16)|flip(h)", input: input, output: output)
+    let (size, result) = try await convert("downsample(16x16)|flip(h)", input: input, output: output)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(size == PixelSize(width: 16, height: 12))
     let info = try CoderRegistry.shared.info(of: Data(contentsOf: URL(fileURLWithPath: output)))
@@ -80,11 +80,11 @@ import Testing
   }
 
   @Test(arguments: ["anim.png", "anim.webp"])
-  func animationsConvertedToPNGOrWebPKeepTheirFrames(name: String) throws {
+  func animationsConvertedToPNGOrWebPKeepTheirFrames(name: String) async throws {
     let dir = try TemporaryDirectory()
     let input = TestPaths.fixtures.appendingPathComponent("processing/anim.gif").path
     let output = dir.path(name)
-    let (size, result) = try convert("flip(h)", input: input, output: output)
+    let (size, result) = try await convert("flip(h)", input: input, output: output)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(size.width > 0)
     let written = try Data(contentsOf: URL(fileURLWithPath: output))

@@ -35,7 +35,7 @@
       let runs = (0..<4).map { index in
         let cache = directory.path("cache-\(index)")
         return Task.detached {
-          try CLIRunner.run(
+          try await CLIRunner.run(
             ["prefetch", "-", "--redis", redis, "--cache-dir", cache, "--process", "downsample(128x128)"],
             stdin: Data(list.utf8))
         }
@@ -54,7 +54,7 @@
 
       // A fifth instance, one fetch: from the shared tier, not the origin.
       let url = origin.url("/\(names[0])").absoluteString
-      let fetched = try CLIRunner.run([
+      let fetched = try await CLIRunner.run([
         "fetch", url, "--redis", redis, "--cache-dir", directory.path("cache-5"), "--process", "downsample(128x128)",
         "--json",
       ])
@@ -63,9 +63,9 @@
       #expect(try origin.requestCount("/\(names[0])") == 1)
     }
 
-    @Test func aBadRedisURLIsAUsageError() throws {
+    @Test func aBadRedisURLIsAUsageError() async throws {
       defer { origin.stop() }
-      let result = try CLIRunner.run(["fetch", origin.url("/\(names[0])").absoluteString, "--redis", "http://x"])
+      let result = try await CLIRunner.run(["fetch", origin.url("/\(names[0])").absoluteString, "--redis", "http://x"])
       #expect(result.status == 2)
       #expect(result.stderr.contains("--redis"))
     }

@@ -7,14 +7,14 @@ import Testing
 @Suite("magpie serve")
 struct ServeCommandTests {
   @Test("without a key or --unsafe, or with both, it is a usage error (exit 2)")
-  func usage() throws {
-    let missing = try CLIRunner.run(
+  func usage() async throws {
+    let missing = try await CLIRunner.run(
       ["serve", "--port", "0"], environment: ["MAGPIE_SERVE_KEY": "", "MAGPIE_SERVE_SALT": ""])
     #expect(missing.status == 2)
     #expect(missing.stderr.contains("--unsafe"))
-    let both = try CLIRunner.run(["serve", "--unsafe", "--key", "00", "--salt", "00"])
+    let both = try await CLIRunner.run(["serve", "--unsafe", "--key", "00", "--salt", "00"])
     #expect(both.status == 2)
-    let badHex = try CLIRunner.run(["serve", "--key", "xyz", "--salt", "00"])
+    let badHex = try await CLIRunner.run(["serve", "--key", "xyz", "--salt", "00"])
     #expect(badHex.status == 2)
   }
 
@@ -91,7 +91,7 @@ struct ServeCommandTests {
       serve.send(SIGTERM)
       #expect(await serve.exitStatus() == 0)
     }
-    let bad = try CLIRunner.run(["serve", "--unsafe", "--memory-cache-mb", "-1"])
+    let bad = try await CLIRunner.run(["serve", "--unsafe", "--memory-cache-mb", "-1"])
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("--memory-cache-mb"))
   }
@@ -112,6 +112,6 @@ struct ServeCommandTests {
     #expect(whole.status == 403)
     serve.send(SIGTERM)
     #expect(await serve.exitStatus() == 0)
-    #expect(try CLIRunner.run(["serve", "--port", "0"] + key + ["--signature-size", "33"]).status == 2)
+    #expect(try await CLIRunner.run(["serve", "--port", "0"] + key + ["--signature-size", "33"]).status == 2)
   }
 }

@@ -56,16 +56,16 @@ import Testing
     #expect(collector.lines.count == before)
   }
 
-  @Test func verboseMagpiePrintsTheLogOnStandardError() throws {
+  @Test func verboseMagpiePrintsTheLogOnStandardError() async throws {
     let directory = try TemporaryDirectory()
     let origin = try NginxOrigin(serving: try directory.servingSamples(["cutout-01.png"]))
     defer { origin.stop() }
     let list = directory.path("urls.txt")
     try Data((origin.url("/cutout-01.png").absoluteString + "\n").utf8).write(to: URL(fileURLWithPath: list))
-    let run = try CLIRunner.run(["prefetch", list, "--cache-dir", directory.path("cache"), "--verbose"])
+    let run = try await CLIRunner.run(["prefetch", list, "--cache-dir", directory.path("cache"), "--verbose"])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr.contains("debug loader: downloaded"))
-    let quiet = try CLIRunner.run(["prefetch", list, "--cache-dir", directory.path("cache2")])
+    let quiet = try await CLIRunner.run(["prefetch", list, "--cache-dir", directory.path("cache2")])
     #expect(!quiet.stderr.contains("loader:"))
   }
 }

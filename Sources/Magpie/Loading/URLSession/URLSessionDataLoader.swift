@@ -65,6 +65,12 @@ public final class URLSessionDataLoader: DataLoading {
   let session: URLSession
   let delegate: URLSessionLoaderDelegate
   let control = DispatchQueue(label: "magpie.urlsession-loader.control")
+  /// Where the session's delegate runs. An `OperationQueue` of its own on
+  /// Linux runs on GCD's global pool, which a dozen blocked jobs anywhere
+  /// in the process exhaust: every URLSession load then stalls until they
+  /// end. A serial queue of its own always gets a thread. (The operation
+  /// queue holds it unowned, so the loader keeps it.)
+  let delegateDispatchQueue = DispatchQueue(label: "magpie.urlsession-loader.delegate")
   /// Why every load fails, when the configuration asks for what
   /// FoundationNetworking cannot do on Linux (skipping certificate
   /// checks, TLS settings, a cookie jar): refused, never ignored.
@@ -96,6 +102,7 @@ public final class URLSessionDataLoader: DataLoading {
     let queue = OperationQueue()
     queue.name = "magpie.urlsession-loader"
     queue.maxConcurrentOperationCount = 1
+    queue.underlyingQueue = delegateDispatchQueue
     delegate = URLSessionLoaderDelegate()
     session = URLSession(configuration: settings, delegate: delegate, delegateQueue: queue)
   }

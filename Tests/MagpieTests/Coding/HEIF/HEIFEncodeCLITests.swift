@@ -7,10 +7,10 @@
   /// or `.heif`) or by `--format`; heif-convert reads what it wrote.
   @Suite struct HEIFEncodeCLITests {
     @Test(arguments: ["y.heic", "y.heif"])
-    func convertWritesThePNGAsHEIC(_ name: String) throws {
+    func convertWritesThePNGAsHEIC(_ name: String) async throws {
       let folder = try TemporaryDirectory()
       let out = folder.path(name)
-      let result = try CLIRunner.run(["convert", TestPaths.photo("birds").path, out, "--quality", "80"])
+      let result = try await CLIRunner.run(["convert", TestPaths.photo("birds").path, out, "--quality", "80"])
       #expect(result.status == 0, "\(result.stderr)")
       #expect(result.stdout.contains("\"format\":\"heic\""), "\(result.stdout)")
       let written = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -19,10 +19,10 @@
       #expect(back.pixelSize == PixelSize(width: 768, height: 512))
     }
 
-    @Test func formatOptionNamesHEIC() throws {
+    @Test func formatOptionNamesHEIC() async throws {
       let folder = try TemporaryDirectory()
       let out = folder.path("noextension")
-      let result = try CLIRunner.run(["convert", TestPaths.photo("door").path, out, "--format", "heic"])
+      let result = try await CLIRunner.run(["convert", TestPaths.photo("door").path, out, "--format", "heic"])
       #expect(result.status == 0, "\(result.stderr)")
       #expect(ImageFormat.sniff(try Data(contentsOf: URL(fileURLWithPath: out))) == .heic)
     }

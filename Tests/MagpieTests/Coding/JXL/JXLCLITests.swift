@@ -10,8 +10,8 @@
       TestPaths.fixtures.appendingPathComponent("jxl/\(name)").path
     }
 
-    @Test func infoReportsFramesAndDelays() throws {
-      let result = try CLIRunner.run(["info", fixture("anim.jxl")])
+    @Test func infoReportsFramesAndDelays() async throws {
+      let result = try await CLIRunner.run(["info", fixture("anim.jxl")])
       #expect(result.status == 0, "\(result.stderr)")
       let json = try #require(
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -22,19 +22,19 @@
       #expect(json["delays_ms"] as? [Int] == [100, 250, 40])
     }
 
-    @Test func convertWritesAPNGOfTheReferencePixels() throws {
+    @Test func convertWritesAPNGOfTheReferencePixels() async throws {
       let folder = try TemporaryDirectory()
       let out = folder.path("lossless.png")
-      let result = try CLIRunner.run(["convert", fixture("lossless.jxl"), out])
+      let result = try await CLIRunner.run(["convert", fixture("lossless.jxl"), out])
       #expect(result.status == 0, "\(result.stderr)")
       let decoded = try PNGCoder().decode(Data(contentsOf: URL(fileURLWithPath: out)), options: DecodeOptions())
       #expect(decoded.pixels == (try ReferenceFixture.frame("jxl", "lossless.jxl")))
     }
 
-    @Test func convertKeepsTheAnimation() throws {
+    @Test func convertKeepsTheAnimation() async throws {
       let folder = try TemporaryDirectory()
       let out = folder.path("anim.webp")
-      let result = try CLIRunner.run(["convert", fixture("anim.jxl"), out])
+      let result = try await CLIRunner.run(["convert", fixture("anim.jxl"), out])
       #expect(result.status == 0, "\(result.stderr)")
       let info = try WebPCoder().info(of: Data(contentsOf: URL(fileURLWithPath: out)))
       #expect(info.frameCount == 3)

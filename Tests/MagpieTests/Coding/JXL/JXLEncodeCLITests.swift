@@ -8,10 +8,10 @@
   /// `--format`, an animated GIF's frames and delays kept; djxl reads what
   /// it wrote.
   @Suite struct JXLEncodeCLITests {
-    @Test func convertWritesThePNGAsJXL() throws {
+    @Test func convertWritesThePNGAsJXL() async throws {
       let folder = try TemporaryDirectory()
       let out = folder.path("y.jxl")
-      let result = try CLIRunner.run(["convert", TestPaths.photo("birds").path, out, "--quality", "80"])
+      let result = try await CLIRunner.run(["convert", TestPaths.photo("birds").path, out, "--quality", "80"])
       #expect(result.status == 0, "\(result.stderr)")
       #expect(result.stdout.contains("\"format\":\"jxl\""), "\(result.stdout)")
       let written = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -20,11 +20,11 @@
       #expect(back.pixelSize == PixelSize(width: 768, height: 512))
     }
 
-    @Test func convertKeepsAGIFAnimation() throws {
+    @Test func convertKeepsAGIFAnimation() async throws {
       let folder = try TemporaryDirectory()
       let out = folder.path("anim.jxl")
       let gif = TestPaths.fixtures.appendingPathComponent("alpha/anim.gif").path
-      let result = try CLIRunner.run(["convert", gif, out])
+      let result = try await CLIRunner.run(["convert", gif, out])
       #expect(result.status == 0, "\(result.stderr)")
       let source = try GIFCoder().info(of: Data(contentsOf: URL(fileURLWithPath: gif)))
       let info = try JXLCoder().info(of: Data(contentsOf: URL(fileURLWithPath: out)))
@@ -32,10 +32,10 @@
       #expect(info.frameDurations == source.frameDurations)
     }
 
-    @Test func formatOptionNamesJXL() throws {
+    @Test func formatOptionNamesJXL() async throws {
       let folder = try TemporaryDirectory()
       let out = folder.path("noextension")
-      let result = try CLIRunner.run(["convert", TestPaths.photo("door").path, out, "--format", "jxl"])
+      let result = try await CLIRunner.run(["convert", TestPaths.photo("door").path, out, "--format", "jxl"])
       #expect(result.status == 0, "\(result.stderr)")
       #expect(ImageFormat.sniff(try Data(contentsOf: URL(fileURLWithPath: out))) == .jxl)
     }
