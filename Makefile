@@ -42,7 +42,7 @@ BENCH_PACKAGES := $(TEST_PACKAGES) $(SERVE_BENCH_PACKAGES) python3-venv
 .PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address fuzz \
 	robustness-report robustness-record demo demo-fleet demo-serve gallery bench deps test-deps demo-deps \
 	demo-fleet-deps demo-serve-deps gallery-deps bench-deps \
-	format clean
+	format clean docs docs-serve
 
 all: build
 
@@ -90,6 +90,7 @@ test: test-deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) build -c release $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product magpie
 	@Scripts/testdata-status.sh
+	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Scripts/docs/build.sh
 	SWIFT="$(SWIFT)" Scripts/test-suites.sh $(TEST_LIMIT) .build/artifacts/test-hang
 	MAGPIE_SOAK_SECONDS=60 $(WATCHDOG) 600 -- $(SWIFT) test --skip-build --filter DiskCacheSoakTests
 	python3 Scripts/hostile/run_hostile_corpus.py --count $(HOSTILE_TEST_COUNT)
@@ -177,6 +178,18 @@ gallery: gallery-deps
 
 bench: bench-deps release
 	Scripts/bench.sh
+
+# The DocC site: an archive per product under .build/docs/, built from the
+# debug build's symbol graphs; a DocC warning or a public symbol in no topic
+# group fails it (Scripts/docs/build.sh). `make docs-serve` serves the site
+# on 127.0.0.1 only.
+DOCS_PORT ?= 8000
+docs: deps
+	SWIFT="$(SWIFT)" SWIFT_FLAGS="$(SWIFT_FLAGS)" Scripts/docs/build.sh
+
+docs-serve: docs
+	@echo "docs: http://127.0.0.1:$(DOCS_PORT)/Magpie/documentation/magpie/"
+	python3 -m http.server --bind 127.0.0.1 --directory .build/docs $(DOCS_PORT)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift MagpieGTK/Sources MagpieGTK/Tests \

@@ -7,13 +7,13 @@ import Magpie
 ///
 /// Decoding gives straight RGBA8: 8-bit files exactly as `avifdec -d 8`
 /// writes them, 10- and 12-bit files converted at 16 bits and rounded to 8
-/// (see ``AVIFPixels``), premultiplied-alpha files divided back to straight
+/// (see `AVIFPixels`), premultiplied-alpha files divided back to straight
 /// alpha, every chroma subsampling (4:4:4, 4:2:2, 4:2:0, 4:0:0) upsampled
 /// as libavif does by default. The clean aperture (clap) crops the stored
 /// pixels, then irot and imir turn them upright (in that order, as MIAF
-/// says) when `options.appliesOrientation`; ``Image/orientation`` carries
+/// says) when `options.appliesOrientation`; `Image.orientation` carries
 /// the EXIF orientation they amount to. An embedded ICC profile is carried
-/// as ``Image/colorProfile`` for the core to convert; a file signalling its
+/// as `Image.colorProfile` for the core to convert; a file signalling its
 /// colour by CICP (nclx) alone gets `nil` (taken as sRGB).
 ///
 /// Limits: libavif's own size limit is set to `options.maxPixelCount` (at
@@ -37,7 +37,7 @@ public struct AVIFCoder: ImageCoder {
 
   /// Decodes the image, or every frame of a sequence (the first only with
   /// `options.firstFrameOnly`); a sequence damaged after its first frame
-  /// keeps the frames before the damage and is flagged ``Image/isPartial``
+  /// keeps the frames before the damage and is flagged `Image.isPartial`
   /// when `options.allowsPartialImage`.
   public func decode(_ data: Data, options: DecodeOptions) throws(MagpieError) -> Image {
     let decoding = try AVIFDecoding(data: data, maxPixelCount: options.maxPixelCount)
@@ -97,13 +97,13 @@ public struct AVIFCoder: ImageCoder {
     return AVIFFrameSource(decoding: decoding, options: options)
   }
 
-  /// True for ``ImageFormat/avif``.
+  /// True for `ImageFormat.avif`.
   public func canEncode(to format: ImageFormat) -> Bool { format == .avif }
 
   /// Encodes `image` as AVIF at `options.quality` and `options.speed`
   /// (losslessly with `options.lossless`), with alpha when any frame has
   /// it; an animation becomes an image sequence unless
-  /// `options.firstFrameOnly`. See ``AVIFEncoder``.
+  /// `options.firstFrameOnly`. See `AVIFEncoder`.
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
     guard format == .avif else { throw MagpieError(.encodingFailed, "AVIFCoder does not encode \(format.rawValue)") }
     return try AVIFEncoder.encode(image, options: options)

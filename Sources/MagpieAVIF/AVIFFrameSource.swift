@@ -7,12 +7,12 @@ import Magpie
 /// AV1 frames depend on earlier ones back to a keyframe (a sync sample), so
 /// libavif's `avifDecoderNthImage` decodes forward from where the decoder
 /// is when that is before the frame asked for, else from the nearest
-/// keyframe at or before it: the rule ``ImageFrameSource`` asks for. Each
+/// keyframe at or before it: the rule `ImageFrameSource` asks for. Each
 /// frame covers the whole canvas (AVIF sequences have no compositing), so
 /// the pixels are the decoded frame, clean aperture and orientation
 /// applied as ``AVIFCoder/decode(_:options:)`` applies them.
 ///
-/// Not `Sendable`; see ``ImageFrameSource``.
+/// Not `Sendable`; see `ImageFrameSource`.
 public final class AVIFFrameSource: ImageFrameSource {
   /// The upright canvas (clean aperture, then orientation when applied).
   public let canvasSize: PixelSize
@@ -22,7 +22,7 @@ public final class AVIFFrameSource: ImageFrameSource {
   /// file, so every sequence loops, as browsers play them.
   public var loopCount: Int { 0 }
   /// The ICC profile the frames are in, as the eager decode sets
-  /// ``Image/colorProfile``; `nil` for CICP-only (nclx) or untagged files.
+  /// `Image.colorProfile`; `nil` for CICP-only (nclx) or untagged files.
   public var colorProfile: ColorProfile? { decoding.header.colorProfile }
 
   private let decoding: AVIFDecoding
@@ -43,7 +43,7 @@ public final class AVIFFrameSource: ImageFrameSource {
     ImageFrame.browserDuration(milliseconds: decoding.header.durations[index])
   }
 
-  /// Frame `index`; see ``ImageFrameSource/frame(at:)``.
+  /// Frame `index`; see `ImageFrameSource.frame(at:)`.
   public func frame(at index: Int) throws(MagpieError) -> PixelBuffer {
     guard index >= 0 && index < frameCount else {
       throw MagpieError(.invalidArgument, "avif frame \(index) is not in 0..<\(frameCount)")

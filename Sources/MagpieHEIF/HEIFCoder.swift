@@ -9,27 +9,27 @@ import Magpie
 /// `imir` and `clap` when decoding, and an EXIF orientation tag is ignored,
 /// as HEIF readers and browsers do (iPhones write both, with the same
 /// meaning, so applying the EXIF one as well would turn the image twice).
-/// ``Image/orientation`` is therefore `.up`, and
-/// ``DecodeOptions/appliesOrientation`` does not apply: irot/imir are part
+/// `Image.orientation` is therefore `.up`, and
+/// `DecodeOptions.appliesOrientation` does not apply: irot/imir are part
 /// of the image's geometry.
 ///
-/// With ``DecodeOptions/targetSize`` set, the smallest embedded thumbnail
-/// that still covers ``DecodeOptions/requiredStoredSize(for:orientation:)``
+/// With `DecodeOptions.targetSize` set, the smallest embedded thumbnail
+/// that still covers `DecodeOptions.requiredStoredSize(for:orientation:)`
 /// is decoded instead of the primary image (the fastest thumbnail there
 /// is); otherwise, since libheif cannot decode at a smaller size, the
 /// decoded image is box-reduced by the largest integer factor that still
 /// covers the target (premultiplied then, as resampled pixels are). The
 /// result is never smaller than the target needs.
 ///
-/// ``DecodeOptions/maxPixelCount`` is checked against the size the chosen
+/// `DecodeOptions.maxPixelCount` is checked against the size the chosen
 /// image declares before any pixel is decoded; libheif refuses a side over
 /// 32768 pixels itself. The `colr` ICC profile (`prof`/`rICC`) is attached
-/// as ``Image/colorProfile``, unconverted: the registry converts centrally.
+/// as `Image.colorProfile`, unconverted: the registry converts centrally.
 /// A file whose item references form a cycle or nest too deep
-/// (``HEIFItemReferences``), or whose grid or overlay declares a canvas over
-/// ``DecodeOptions/maxPixelCount`` (``HEIFDerivedImageSizes``), or whose
+/// (`HEIFItemReferences`), or whose grid or overlay declares a canvas over
+/// `DecodeOptions.maxPixelCount` (`HEIFDerivedImageSizes`), or whose
 /// `iloc` declares item data past the end of the file
-/// (``HEIFItemLocations``), is refused before libheif sees it.
+/// (`HEIFItemLocations`), is refused before libheif sees it.
 ///
 /// HEVC pictures decode through ``hevcDecoder`` (FFmpeg's libavcodec where
 /// it is installed, else libde265), a photo-sized one on the caller's core
@@ -37,7 +37,7 @@ import Magpie
 /// pixels as libheif's own plugin gives on one.
 ///
 /// Encoding writes the first frame as HEIC through libheif's x265 plugin;
-/// see ``HEIFEncoder``.
+/// see `HEIFEncoder`.
 public struct HEIFCoder: ImageCoder {
   /// The HEVC decoder for the pictures (the fastest one here unless set).
   public var hevcDecoder: HEVCDecoder
@@ -89,14 +89,14 @@ public struct HEIFCoder: ImageCoder {
     return ImageInfo(format: .heic, size: size, byteCount: data.count)
   }
 
-  /// True for ``ImageFormat/heic``.
+  /// True for `ImageFormat.heic`.
   public func canEncode(to format: ImageFormat) -> Bool { format == .heic }
 
   /// Encodes the first frame as HEIC (HEVC through libheif's x265 plugin)
   /// at `options.quality`, or losslessly (4:4:4, identity matrix) with
   /// `options.lossless`; alpha is kept when any pixel is not opaque; the
-  /// profile ``EncodeOptions/colorProfile`` asks for is embedded, and the
-  /// EXIF with ``EncodeOptions/keepsMetadata``. See ``HEIFEncoder``.
+  /// profile `EncodeOptions.colorProfile` asks for is embedded, and the
+  /// EXIF with `EncodeOptions.keepsMetadata`. See `HEIFEncoder`.
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
     guard format == .heic else { throw MagpieError(.encodingFailed, "HEIFCoder does not encode \(format.rawValue)") }
     return try HEIFEncoder.encode(image, options: options)

@@ -7,19 +7,19 @@ import Magpie
 /// (straight; premultiplied files unpremultiplied by libjxl), any bit
 /// depth or float samples delivered as 8-bit (`JXL_TYPE_UINT8`, rounded by
 /// libjxl), oriented by libjxl unless
-/// ``DecodeOptions/appliesOrientation`` is false.
+/// `DecodeOptions.appliesOrientation` is false.
 ///
-/// ``DecodeOptions/maxPixelCount`` is checked against the basic info, and
-/// ``DecodeOptions/maxTotalByteCount`` against the frames the headers list,
+/// `DecodeOptions.maxPixelCount` is checked against the basic info, and
+/// `DecodeOptions.maxTotalByteCount` against the frames the headers list,
 /// before any pixel buffer exists. A file that ends early gives, with
-/// ``DecodeOptions/allowsPartialImage``, what libjxl can render of the
+/// `DecodeOptions.allowsPartialImage`, what libjxl can render of the
 /// frame it was in (`JxlDecoderFlushImage`: a progressive file's passes so
-/// far), flagged ``Image/isPartial``; the profile the pixels are in
-/// (`JXL_COLOR_PROFILE_TARGET_DATA`) is attached as ``Image/colorProfile``
+/// far), flagged `Image.isPartial`; the profile the pixels are in
+/// (`JXL_COLOR_PROFILE_TARGET_DATA`) is attached as `Image.colorProfile`
 /// unless libjxl describes it as sRGB. Decoding runs on the calling thread.
 ///
 /// Encoding writes stills and animations with libjxl's encoder; see
-/// ``JXLEncoder``.
+/// `JXLEncoder`.
 public struct JXLCoder: ImageCoder {
   /// Creates the coder.
   public init() {}
@@ -87,19 +87,19 @@ public struct JXLCoder: ImageCoder {
   }
 
   /// A frame source for an animation of more than one frame, `nil` for a
-  /// still; see ``JXLFrameSource``.
+  /// still; see `JXLFrameSource`.
   public func frameSource(for data: Data, options: DecodeOptions) throws(MagpieError) -> (any ImageFrameSource)? {
     try JXLFrameSource.make(data: data, options: options)
   }
 
-  /// True for ``ImageFormat/jxl``.
+  /// True for `ImageFormat.jxl`.
   public func canEncode(to format: ImageFormat) -> Bool { format == .jxl }
 
   /// Encodes `image` as JPEG XL: lossy at the distance `options.quality`
   /// maps to (cjxl's mapping), or losslessly with `options.lossless`, at the
   /// effort `options.speed` gives (7 by default); every frame of an
   /// animation with its duration and the loop count unless
-  /// `options.firstFrameOnly`. See ``JXLEncoder``.
+  /// `options.firstFrameOnly`. See `JXLEncoder`.
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
     guard format == .jxl else { throw MagpieError(.encodingFailed, "JXLCoder does not encode \(format.rawValue)") }
     return try JXLEncoder.encode(image, options: options)

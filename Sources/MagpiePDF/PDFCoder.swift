@@ -8,13 +8,13 @@ import Magpie
 /// ``decode(_:options:)`` draws the first page; ``decodeSubimage(at:in:options:)``
 /// any page (``subimages(in:)`` lists them with their sizes). A page is
 /// drawn on white, as viewers and pdftoppm show paper, at
-/// ``DecodeOptions/targetSize`` (fitted or filled, larger than the page
+/// `DecodeOptions.targetSize` (fitted or filled, larger than the page
 /// too), or without a target at 72 dpi: one point, one pixel, sides rounded
 /// up. Pages are the file's images side by side, not frames: `magpie
 /// decode` writes the first.
 ///
 /// An encrypted PDF that needs a password is refused
-/// (``MagpieError/Code/unsupportedFormat``, saying so); one encrypted only
+/// (`MagpieError.Code.unsupportedFormat`, saying so); one encrypted only
 /// to restrict printing or copying opens, as viewers open it. The size to
 /// draw at is checked against the pixel limit, and cairo's 32767-pixel
 /// sides, before any pixel memory is taken (a 10^6-point page fails at
@@ -41,7 +41,7 @@ public struct PDFCoder: MultiImageCoder {
   }
 
   /// Every page's size at 72 dpi, in order; more pages than
-  /// ``DecodeOptions/maxFrameCount`` are refused.
+  /// `DecodeOptions.maxFrameCount` are refused.
   public func subimages(in data: Data) throws(MagpieError) -> [SubimageInfo] {
     let document = try PDFDocument(data)
     let count = document.pageCount

@@ -18,7 +18,7 @@ public struct RedisConfiguration: Sendable {
   /// ``RedisStorage/removeAll()`` removes only this one's).
   public var keyPrefix: String
   /// Connections kept open; size it to the downloads that run at once
-  /// (``ImageDownloader``'s default is 6).
+  /// (`ImageDownloader`'s default is 6).
   public var poolSize: Int
   /// How many commands share a connection before the next goes to another
   /// (pipelined: fewer system calls on both sides for small values); the

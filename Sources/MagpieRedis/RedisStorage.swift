@@ -3,7 +3,7 @@ import Magpie
 import Synchronization
 
 /// A shared cache tier on Redis (or a Redis-compatible server), through
-/// hiredis: put it behind the memory and disk caches as a ``CacheTier`` and
+/// hiredis: put it behind the memory and disk caches as a `CacheTier` and
 /// every instance of a fleet reads what any of them stored.
 ///
 /// ```swift
@@ -11,7 +11,7 @@ import Synchronization
 /// let cache = ImageCache(memoryCache: MemoryCache(), tiers: [CacheTier(disk), CacheTier(redis)])
 /// ```
 ///
-/// - Values are ``RedisEntry``s: the serializer's bytes and the validators
+/// - Values are `RedisEntry`s: the serializer's bytes and the validators
 ///   under a checksummed header; a value that fails its checks is deleted
 ///   and read as a miss. Each is written with the configured expiry
 ///   (`SET ... PX`), and one over ``RedisConfiguration/maximumValueSize``

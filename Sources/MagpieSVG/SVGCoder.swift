@@ -5,8 +5,8 @@ import Magpie
 /// librsvg2-dev is installed; librsvg is opened on the first SVG).
 ///
 /// A vector has no pixel size of its own: it is rendered at
-/// ``DecodeOptions/targetSize`` (fitted or filled as
-/// ``DecodeOptions/contentMode`` says, larger than its intrinsic size too),
+/// `DecodeOptions.targetSize` (fitted or filled as
+/// `DecodeOptions.contentMode` says, larger than its intrinsic size too),
 /// or without a target at its intrinsic size: its width and height in CSS
 /// pixels (96 dpi), else its viewBox, else 300x150, fractions rounded up.
 /// At a target size the sides round to nearest, as the resize processors'.

@@ -5,29 +5,29 @@ import Magpie
 /// and palette of 1 to 16 bits, RGB and RGBA (associated alpha divided back
 /// to straight), CMYK (naive conversion), YCbCr; uncompressed, LZW,
 /// Deflate, PackBits, JPEG and the other codecs libtiff was built with.
-/// 16-bit samples are reduced to 8 as libtiff does (see ``TIFFRaster``).
+/// 16-bit samples are reduced to 8 as libtiff does (see `TIFFRaster`).
 ///
 /// Each page (directory) is a frame of zero duration, loop count 0; pages
 /// whose size or orientation differs from the first page's are left out,
 /// since an image's frames share one size, and reached as subimages
-/// (``MultiImageCoder``: every page at its own size, as `magpie decode`
-/// writes them). `firstFrameOnly` reads the first page only. The Orientation tag is reported in ``Image/orientation`` and
+/// (`MultiImageCoder`: every page at its own size, as `magpie decode`
+/// writes them). `firstFrameOnly` reads the first page only. The Orientation tag is reported in `Image.orientation` and
 /// applied when `options.appliesOrientation`.
 ///
 /// With `options.targetSize` set and one page to decode, the smallest
 /// reduced-resolution copy of the first page that still covers
-/// ``DecodeOptions/requiredStoredSize(for:orientation:)`` is decoded
+/// `DecodeOptions.requiredStoredSize(for:orientation:)` is decoded
 /// instead (a later directory whose NewSubfileType says reduced, or a
 /// SubIFD of the page's shape); otherwise the full page.
 ///
 /// Limits come before pixel memory: every page's declared size is checked
-/// against ``DecodeOptions/maxPixelCount``, all pages together against
-/// ``DecodeOptions/maxTotalByteCount``, their number against
-/// ``DecodeOptions/maxFrameCount``, and a directory declaring more strips or
+/// against `DecodeOptions.maxPixelCount`, all pages together against
+/// `DecodeOptions.maxTotalByteCount`, their number against
+/// `DecodeOptions.maxFrameCount`, and a directory declaring more strips or
 /// tiles than the file could locate is refused; libtiff itself may allocate
 /// at most 8 bytes per allowed pixel at once. The decode deadline is
 /// checked between bands of rows. The ICC profile is attached as
-/// ``Image/colorProfile`` (not for CMYK), unconverted: the registry
+/// `Image.colorProfile` (not for CMYK), unconverted: the registry
 /// converts centrally.
 public struct TIFFCoder: ImageCoder {
   /// Creates the coder.
@@ -82,7 +82,7 @@ public struct TIFFCoder: ImageCoder {
 
   /// Reads the first page's size (upright) and orientation and counts the
   /// pages that decode as frames, from the tags alone; more pages than
-  /// ``DecodeOptions/defaultMaxFrameCount`` is an error, as decoding
+  /// `DecodeOptions.defaultMaxFrameCount` is an error, as decoding
   /// them would be.
   public func info(of data: Data) throws(MagpieError) -> ImageInfo {
     let options = DecodeOptions()

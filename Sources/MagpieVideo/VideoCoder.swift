@@ -6,14 +6,14 @@ import Magpie
 /// libswscale-dev are installed; FFmpeg is opened on the first video).
 ///
 /// An MP4, MOV, WebM or Matroska file decodes as one image: its first frame,
-/// or the first at or after ``DecodeOptions/posterTime``
-/// (``ImageRequest/posterTime``; the last frame when the time is past the
-/// end), scaled by swscale straight to the size ``DecodeOptions/targetSize``
+/// or the first at or after `DecodeOptions.posterTime`
+/// (`ImageRequest.posterTime`; the last frame when the time is past the
+/// end), scaled by swscale straight to the size `DecodeOptions.targetSize`
 /// needs (area averaging when shrinking), opaque RGBA in sRGB from the
 /// stream's own matrix and range. A phone video's display rotation is
 /// applied as an EXIF orientation would be. The video's duration, frame
-/// rate and codec are in ``Image/metadata`` (``ImageMetadata/video``) and
-/// ``ImageInfo/video``. Processors and caches work as for images.
+/// rate and codec are in `Image.metadata` (`ImageMetadata.video`) and
+/// `ImageInfo.video`. Processors and caches work as for images.
 ///
 /// Safety: Magpie fetches the bytes; FFmpeg reads them from memory only.
 /// Only the MP4/MOV and Matroska/WebM demuxers are allowed, and a demuxer

@@ -3,12 +3,12 @@ import Foundation
 /// An APNG animation decoded frame by frame on demand: the frame source
 /// ``PNGCoder/frameSource(for:options:)`` makes.
 ///
-/// The chunks are indexed once when the source is made (``APNGAnimation``:
+/// The chunks are indexed once when the source is made (`APNGAnimation`:
 /// every frame's fcTL and data chunks, checked as the eager decode checks
 /// them); each frame is then rebuilt and decoded on its own and drawn on
 /// the canvas the source keeps, with the same code as
 /// ``PNGCoder/decode(_:options:)``. A frame is a keyframe (see
-/// ``KeyframeIndex``) after a frame disposed to background over the whole
+/// `KeyframeIndex`) after a frame disposed to background over the whole
 /// canvas or onto a transparent canvas, or when it covers the canvas with
 /// blend op source and is not disposed to previous. A default image that is
 /// not part of the animation is never decoded.

@@ -7,7 +7,7 @@ import Foundation
 /// count, each frame's rectangle, disposal and transparency, and where its
 /// records start); frames are then decoded with the same code as
 /// ``GIFCoder/decode(_:options:)`` and composited on one canvas the source
-/// keeps. A frame is a keyframe (see ``KeyframeIndex``) after a frame that
+/// keeps. A frame is a keyframe (see `KeyframeIndex`) after a frame that
 /// was cleared (disposal 2) over the whole canvas or onto a transparent
 /// canvas, or when it covers the canvas, has no transparent index and is
 /// not restored (disposal 3) afterwards; the reader jumps straight to a

@@ -7,8 +7,8 @@ import Foundation
 /// libwebpdemux indexes the frames once when the source is made; each frame
 /// is then decoded on its own and drawn on the canvas the source keeps with
 /// the same code as ``WebPCoder/decode(_:options:)`` (exact straight-alpha
-/// "over", see ``WebPAnimationDecoder``). Keyframes follow libwebp's
-/// `IsKeyFrame` (see ``KeyframeIndex``): the first frame; a frame that
+/// "over", see `WebPAnimationDecoder`). Keyframes follow libwebp's
+/// `IsKeyFrame` (see `KeyframeIndex`): the first frame; a frame that
 /// covers the canvas and is drawn without blending or has no alpha; a frame
 /// after one disposed to background that covered the canvas or was itself
 /// drawn on a transparent canvas.

@@ -13,7 +13,7 @@ import Synchronization
 /// - File names are the hex SHA-256 of the key (plus an optional
 ///   extension): no key text reaches the file system, so no key can name a
 ///   path outside the folder.
-/// - Each file is a ``DiskCacheEntry``: a header with the payload's length
+/// - Each file is a `DiskCacheEntry`: a header with the payload's length
 ///   and a CRC-32, so a bit-flipped, truncated or old-format file is
 ///   detected on read, deleted, and reported as a miss (the pipeline then
 ///   fetches again).

@@ -5,7 +5,7 @@
 /// allocation. Inserting past a limit evicts the least recently used
 /// entries until the cache fits again.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-  /// The limits, read on every insert; change them with ``setLimits``.
+  /// The limits, read on every insert; change them with `setLimits`.
   public struct Limits: Sendable, Equatable {
     /// The most total cost the cache holds.
     public var totalCost: Int

@@ -51,6 +51,8 @@ public enum Resampler {
   /// `source` resized to exactly `size`.
   ///
   /// - Parameters:
+  ///   - source: the image to resize.
+  ///   - size: the size of the result.
   ///   - kernel: the filter; Lanczos-3 by default.
   ///   - colorSpace: the values averaged; sRGB by default.
   ///   - reducingGap: while the image is more than this many times the

@@ -4,7 +4,7 @@ extension TransformGeometry {
   /// The top-left corner of the ``cropSize`` window in the scaled, turned
   /// image that `gravity` picks, as imgproxy's `calcPosition` places it;
   /// `nil` for ``Gravity/smart``, which needs the pixels (see
-  /// ``SmartCrop``).
+  /// `SmartCrop`).
   ///
   /// An anchor's offsets of 1 or more (in magnitude) are CSS pixels times
   /// ``pixelRatio``; smaller ones are fractions of the scaled image's side.

@@ -45,7 +45,7 @@ public struct TransformGeometry: Sendable, Hashable {
   public var crops: Bool { cropSize != turnedSize }
 
   /// The geometry of `options` over a source of `sourceSize` (upright).
-  /// Throws ``MagpieError/Code/invalidArgument`` for a negative size or
+  /// Throws `MagpieError.Code.invalidArgument` for a negative size or
   /// padding, a device pixel ratio that is not positive, or a rotation
   /// that is not a multiple of 90 degrees.
   public init(options: TransformOptions, sourceSize: PixelSize) throws(MagpieError) {

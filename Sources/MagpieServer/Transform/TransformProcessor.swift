@@ -3,7 +3,7 @@ import Magpie
 
 /// Turns a source image into what one transform URL asks for, in imgproxy's
 /// order: resize by ``TransformOptions/resizingType`` (Lanczos-3 in sRGB,
-/// as ``ImageProcessors/Resizing``), turn by ``TransformOptions/rotation``,
+/// as `ImageProcessors.Resizing`), turn by ``TransformOptions/rotation``,
 /// crop to the target by ``TransformOptions/gravity``, blur, sharpen,
 /// flatten onto ``TransformOptions/background`` and pad. Sizes are
 /// ``TransformGeometry``'s. EXIF orientation is not this processor's: the
@@ -18,7 +18,7 @@ import Magpie
 /// Animations stay animated, every frame transformed alike. Eager frames
 /// are replaced one by one, so a source frame is let go as its result is
 /// made; on-demand animations get the processor on each frame as it is
-/// decoded (``ImageProcessor``'s rule). A smart crop is chosen per frame,
+/// decoded (`ImageProcessor`'s rule). A smart crop is chosen per frame,
 /// as imgproxy runs its pipeline per frame.
 public struct TransformProcessor: ImageProcessor {
   /// 50 megapixels: the default of ``maximumResultPixels``.
@@ -28,7 +28,7 @@ public struct TransformProcessor: ImageProcessor {
   public let options: TransformOptions
   /// The most pixels the result (padding included), or the resized image
   /// it is cropped from, may have; more is refused with
-  /// ``MagpieError/Code/imageTooLarge`` before any pixel is allocated.
+  /// `MagpieError.Code.imageTooLarge` before any pixel is allocated.
   public let maximumResultPixels: Int
 
   /// A processor making what `options` ask for, refusing results over
@@ -43,8 +43,8 @@ public struct TransformProcessor: ImageProcessor {
 
   /// The geometry of a source of `sourceSize` (upright pixels), checked
   /// against ``maximumResultPixels``: throws
-  /// ``MagpieError/Code/invalidArgument`` for options out of range and
-  /// ``MagpieError/Code/imageTooLarge`` naming the limit.
+  /// `MagpieError.Code.invalidArgument` for options out of range and
+  /// `MagpieError.Code.imageTooLarge` naming the limit.
   public func geometry(for sourceSize: PixelSize) throws(MagpieError) -> TransformGeometry {
     let geometry = try TransformGeometry(options: options, sourceSize: sourceSize)
     for (what, size) in [("result", geometry.resultSize), ("resized image", geometry.scaledSize)]
@@ -59,8 +59,8 @@ public struct TransformProcessor: ImageProcessor {
   }
 
   /// The size a decoder should decode a source of `sourceSize` (upright)
-  /// at, as ``DecodeOptions/targetSize`` with
-  /// ``DecodeOptions/ContentMode/aspectFill``: the resized image's size,
+  /// at, as `DecodeOptions.targetSize` with
+  /// `DecodeOptions.ContentMode.aspectFill`: the resized image's size,
   /// or `nil` when the source is not reduced.
   public func decodeTargetSize(for sourceSize: PixelSize) throws(MagpieError) -> PixelSize? {
     let geometry = try geometry(for: sourceSize)

@@ -1,5 +1,5 @@
 /// Playback as a value: which frame is shown, how long it has been shown,
-/// how many loops are done. ``advance(by:isReady:)`` takes the time since
+/// how many loops are done. `advance(by:isReady:)` takes the time since
 /// the last tick and returns what to do, so the timing rules are tested
 /// synchronously (``AnimationPlayer`` keeps one behind its lock).
 ///

@@ -4,10 +4,10 @@ import Foundation
 /// GIFs, with giflib.
 ///
 /// Decoding composites every frame onto the full logical screen as browsers
-/// do (see ``GIFCompositor``) and reads record by record, so memory is one
+/// do (see `GIFCompositor`) and reads record by record, so memory is one
 /// canvas per decoded frame plus one frame's compressed bytes and a 256 KiB
 /// band of indices. giflib parses the records; the LZW data is decompressed
-/// by ``GIFLZWDecoder``, several times faster than giflib's per-pixel loop. Frame delays follow the browser
+/// by `GIFLZWDecoder`, several times faster than giflib's per-pixel loop. Frame delays follow the browser
 /// rule (10 ms or less plays as 100 ms); `loopCount` is the NETSCAPE2.0 value
 /// (0 = forever), 1 when the file has none. GIF has no decode-time
 /// downsampling, so `targetSize` is ignored.
@@ -19,9 +19,9 @@ import Foundation
 /// that only lacks its trailer is whole.
 ///
 /// Encoding quantises each frame to at most 256 colours with
-/// ``GIFColorQuantizer`` (Wu's variance-minimising cuts plus k-means
+/// `GIFColorQuantizer` (Wu's variance-minimising cuts plus k-means
 /// refinement), optionally with Floyd-Steinberg dithering; alpha below 128
-/// becomes the transparent index. See ``GIFWriter``.
+/// becomes the transparent index. See `GIFWriter`.
 public struct GIFCoder: ImageCoder {
   /// Whether encoding diffuses quantisation error (Floyd-Steinberg). Smoother
   /// gradients, larger files; has no effect on images of 256 colours or fewer.

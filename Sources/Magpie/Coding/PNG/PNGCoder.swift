@@ -18,7 +18,7 @@ import Foundation
 /// the image data is applied, as browsers do. APNG frames are composited onto
 /// the full canvas with their dispose and blend ops; an APNG whose animation
 /// chunks contradict each other decodes, as browsers show it, as a still of
-/// its default image (see ``APNGAnimation``).
+/// its default image (see `APNGAnimation`).
 public struct PNGCoder: ImageCoder {
   /// Whether common 8-bit images may take the fast path (see ``PNGReader``);
   /// tests turn it off to compare with libpng alone.
@@ -75,7 +75,7 @@ public struct PNGCoder: ImageCoder {
   /// Encodes the first frame as an 8-bit PNG: RGB when the pixels are
   /// opaque, else straight-alpha RGBA; zlib level
   /// `options.compressionLevel`. As `.apng`, an animated image keeps every
-  /// frame, its duration and the loop count (``APNGEncoder``); a still one
+  /// frame, its duration and the loop count (`APNGEncoder`); a still one
   /// is a plain PNG either way.
   public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(MagpieError) -> Data {
     guard format == .png || format == .apng else {

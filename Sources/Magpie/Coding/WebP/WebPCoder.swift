@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Still images decode straight into the final buffer and shrink inside
 /// libwebp when `options.targetSize` is set (see
-/// ``WebPDecoder/decodeStill(_:orientation:options:)``). Animations are
+/// `WebPDecoder.decodeStill(_:orientation:options:)`). Animations are
 /// composited by libwebp's animation decoder at full size (it cannot scale)
 /// and their frame durations follow the browser rule. The `EXIF` chunk's
 /// orientation is applied to every frame when `options.appliesOrientation`,

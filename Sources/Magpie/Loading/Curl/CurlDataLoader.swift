@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// A ``DataLoading`` over libcurl's multi interface: a thread per core (up
-/// to two, see ``CurlDriverBalance``) drives the loader's transfers, each
+/// to two, see `CurlDriverBalance`) drives the loader's transfers, each
 /// thread its own, reusing connections, with bytes delivered as they
 /// arrive. It honours every ``DataLoaderConfiguration`` setting,
 /// including ``DataLoaderConfiguration/hostsAllowingInvalidCertificates``,

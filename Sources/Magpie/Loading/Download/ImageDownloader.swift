@@ -10,7 +10,7 @@ import Foundation
 /// many subscribers; transient failures are retried with backoff
 /// (SDWebImageDownloader, Nuke's data loading stage).
 ///
-/// The sharing rules are the pipeline's own (``PipelineStage``): each
+/// The sharing rules are the pipeline's own (`PipelineStage`): each
 /// subscriber gets its own progress and outcome, a transfer waits at the
 /// highest priority among its subscribers, and it is cancelled (its
 /// connection closed) when its last subscriber leaves. Await
