@@ -26,6 +26,10 @@ swift=${SWIFT:-swift}
 limit=${1:?usage: test-suites.sh LIMIT REPORT_DIR [swift test options...]}
 report=${2:?usage: test-suites.sh LIMIT REPORT_DIR [swift test options...]}
 shift 2
+# Code that asks for the default cache folder (the documentation's
+# snippets do, as a new user's app would) writes under the run's own.
+export XDG_CACHE_HOME="$report/xdg-cache"
+rm -rf "$XDG_CACHE_HOME" && mkdir -p "$XDG_CACHE_HOME"
 servers='MagpieTests\.(HTTPServer|Serve[A-Za-z]*)Tests'
 watchdog=(python3 "$root/Scripts/test-watchdog.py" --limit "$limit")
 status=0
