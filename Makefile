@@ -39,7 +39,7 @@ TEST_PACKAGES := $(BUILD_PACKAGES) $(ORIGIN_PACKAGES) $(GTK_PACKAGES) $(REFERENC
 	$(SERVE_PACKAGES) libjpeg-turbo-progs time python3
 BENCH_PACKAGES := $(TEST_PACKAGES) $(SERVE_BENCH_PACKAGES) python3-venv
 
-.PHONY: all build build-minimal release test test-gtk hostile soak sanitize sanitize-thread sanitize-address fuzz \
+.PHONY: all build build-minimal release test test-gtk test-docs-app hostile soak sanitize sanitize-thread sanitize-address fuzz \
 	robustness-report robustness-record demo demo-fleet demo-serve gallery bench deps test-deps demo-deps \
 	demo-fleet-deps demo-serve-deps gallery-deps bench-deps \
 	format clean docs docs-serve
@@ -95,6 +95,7 @@ test: test-deps
 	MAGPIE_SOAK_SECONDS=60 $(WATCHDOG) 600 -- $(SWIFT) test --skip-build --filter DiskCacheSoakTests
 	python3 Scripts/hostile/run_hostile_corpus.py --count $(HOSTILE_TEST_COUNT)
 	$(MAKE) test-gtk
+	$(MAKE) test-docs-app
 
 # A fresh hostile corpus (Scripts/hostile: valid, truncated, byte-flipped
 # and limit-declaring files of every format, new random seed each run,
@@ -128,7 +129,16 @@ robustness-record: test-deps
 # its cell, which an unoptimised build does too slowly to measure.
 test-gtk:
 	cd MagpieGTK && $(SWIFT) build -c release --build-tests $(SWIFT_FLAGS) && \
-		$(WATCHDOG:Scripts/%=../Scripts/%) 600 --report ../.build/artifacts/test-hang-gtk -- $(SWIFT) test -c release --skip-build
+		$(WATCHDOG:Scripts/%=../Scripts/%) 600 --report ../.build/artifacts/test-hang-gtk -- \
+		$(SWIFT) test -c release --skip-build --skip NewUserAppTests
+
+# The GTK article's app, written from the article's code blocks alone into
+# a clean folder beside a link to this clone, built from nothing (about
+# two minutes) and run on Xvfb against nginx (MagpieGTK's NewUserAppTests).
+test-docs-app:
+	cd MagpieGTK && $(SWIFT) build -c release --build-tests $(SWIFT_FLAGS) && \
+		$(WATCHDOG:Scripts/%=../Scripts/%) 1200 --report ../.build/artifacts/test-hang-docs-app -- \
+		$(SWIFT) test -c release --skip-build --filter NewUserAppTests
 
 # The four-process disk-cache soak alone (make test runs it too, after the
 # suite): SOAK_SECONDS, 60 unless set.

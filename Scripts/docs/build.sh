@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 out=${MAGPIE_DOCS_OUT:-$root/.build/docs}
 graphs=$root/.build/docs-symbol-graphs
-triple=$(swift -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)
+triple=$(${SWIFT:-swift} -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)
 
 modules=(Magpie)
 for module in MagpieAVIF MagpieHEIF MagpieJXL MagpieSVG MagpiePDF MagpieTIFF MagpieVideo MagpieRedis MagpieServer; do
@@ -62,6 +62,27 @@ for module in "${modules[@]}"; do
   python3 Scripts/docs/curation.py "$graphs/$module" "Sources/$module/$module.docc/$module.md" || failed+=("$module")
   convert "$module" "Sources/$module/$module.docc"
 done
+
+# The GTK binding, a package of its own, built as `make test-gtk` builds it
+# (so that neither builds it twice), with GTK's headers for its C module.
+echo "docs: building MagpieGTK"
+(cd MagpieGTK && $swift build -c release --build-tests ${SWIFT_FLAGS:--Xswiftc -warnings-as-errors} >/dev/null)
+gtk_bin=$(cd MagpieGTK && $swift build -c release --show-bin-path)
+gtk_includes=(-I "$gtk_bin/Modules")
+for map in "$gtk_bin"/*.build/module.modulemap; do
+  gtk_includes+=(-Xcc "-fmodule-map-file=$map")
+done
+for dir in Sources/C* MagpieGTK/Sources/C*; do
+  [ -f "$dir/module.modulemap" ] && gtk_includes+=(-I "$dir")
+  [ -d "$dir/include" ] && gtk_includes+=(-I "$dir/include")
+done
+for flag in $(pkg-config --cflags-only-I gtk4); do
+  gtk_includes+=(-Xcc "$flag")
+done
+extract MagpieGTK "${gtk_includes[@]}"
+catalog=MagpieGTK/Sources/MagpieGTK/MagpieGTK.docc
+python3 Scripts/docs/curation.py "$graphs/MagpieGTK" "$catalog/MagpieGTK.md" || failed+=(MagpieGTK)
+convert MagpieGTK "$catalog"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "docs: failed: ${failed[*]}"
   exit 1

@@ -3,10 +3,10 @@ import CMagpieGTK
 import Magpie
 
 /// A `GtkButton` Magpie loads an image and a background image into per
-/// ``ControlState``: `button.magpie.setImage(with: url, for: .highlighted)`.
+/// `ControlState`: `button.magpie.setImage(with: url, for: .highlighted)`.
 /// The button's child is an overlay of the background picture under the
 /// image picture; both follow the button's GTK state flags (see
-/// ``Magpie/ControlState/init(gtkStateFlags:)``), falling back to the
+/// `ControlState.init(gtkStateFlags:)`), falling back to the
 /// normal state's image, and change when "state-flags-changed" fires.
 @MainActor
 public final class ButtonView: ImageButtonTarget {

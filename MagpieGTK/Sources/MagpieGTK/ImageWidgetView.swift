@@ -5,7 +5,7 @@ import Magpie
 /// A `GtkImage` (an icon-sized image at a fixed pixel size) Magpie loads
 /// into. Shows still images and the first frame of animations, which play
 /// on the widget's frame clock. Loads ask for its pixel size times its
-/// scale factor (``Magpie/ImageBinding/loadsAtDisplaySize``), fitted.
+/// scale factor (`ImageBinding.loadsAtDisplaySize`), fitted.
 @MainActor
 public final class ImageWidgetView: ImageDisplayTarget {
   /// Where the binding keeps this view's loads.

@@ -7,7 +7,7 @@ import Magpie
 /// unmapped. Transitions are drawn: `.fade` fades the picture in,
 /// `.crossDissolve`, `.flip` and `.slide` run from the previous image (a
 /// `GtkStack` of two `GtkPicture`s). Loads ask for the widget's size
-/// (``Magpie/ImageBinding/loadsAtDisplaySize``), and a widget that grows
+/// (`ImageBinding.loadsAtDisplaySize`), and a widget that grows
 /// loads at its new size. A highlighted image shows instead of the image
 /// while ``isHighlighted`` is set; a click while its last load has failed
 /// loads it again.
@@ -37,7 +37,7 @@ public final class PictureView: HighlightableImageTarget {
   public var isTransitioning: Bool { fader.isFading || pictures.isRunning }
   /// Whether a click on the view while its last load has failed (its
   /// failure image showing) loads it again, as
-  /// ``Magpie/ImageBinding/retryFailedLoad(forKey:)`` does; on by default.
+  /// `ImageBinding.retryFailedLoad(forKey:)` does; on by default.
   public var retriesFailedLoadOnClick = true
   /// The click gesture the view listens to (the widget owns it).
   public let clickGesture: OpaquePointer

@@ -1,7 +1,7 @@
 import CGTK4
 import Magpie
 
-/// A `GtkProgressBar` as a load's ``ImageIndicator``: shown while a load
+/// A `GtkProgressBar` as a load's `ImageIndicator`: shown while a load
 /// runs, filled to the fraction of the bytes received (pulsing while the
 /// server has not said how many to expect), hidden otherwise. Put its
 /// ``widget`` over the image, beside or instead of a ``SpinnerIndicator``.

@@ -1,7 +1,7 @@
 import CGTK4
 import Magpie
 
-/// A `GtkSpinner` as a load's ``ImageIndicator``: shown and spinning while
+/// A `GtkSpinner` as a load's `ImageIndicator`: shown and spinning while
 /// a load runs, hidden otherwise.
 @MainActor
 public final class SpinnerIndicator: ImageIndicator {

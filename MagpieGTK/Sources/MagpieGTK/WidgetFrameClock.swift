@@ -3,7 +3,7 @@ import Foundation
 import Magpie
 import Synchronization
 
-/// A ``FrameClock`` on a widget's `GdkFrameClock`: a tick callback on the
+/// A `FrameClock` on a widget's `GdkFrameClock`: a tick callback on the
 /// widget calls the handler once per frame GTK draws, with the frame time.
 /// GTK runs tick callbacks only while the widget is mapped, and ``stop()``
 /// removes the callback, so no ticks arrive while stopped.
