@@ -26,8 +26,10 @@ import threading
 PAGES = [
     ("landing", "Magpie/documentation/magpie", "Magpie"),
     ("getting-started", "Magpie/documentation/magpie/gettingstarted", "Getting Started"),
+    ("gtk-views", "MagpieGTK/documentation/magpiegtk/loadingintoviews", "Loading Images into GTK Views"),
+    ("serve-behind-nginx", "MagpieServer/documentation/magpieserver/servingbehindnginx",
+     "Running magpie serve Behind nginx"),
     ("image-manager", "Magpie/documentation/magpie/imagemanager", "ImageManager"),
-    ("server", "MagpieServer/documentation/magpieserver/imageservice", "ImageService"),
 ]
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Fails when a module's landing page leaves a top-level public symbol out
-of its topic groups (DocC would file it under a group of its own making).
+"""Fails when a module's landing page leaves a top-level public symbol or
+an article of its catalog out of its topic groups (DocC would file it
+under a group of its own making).
 
     curation.py SYMBOL_GRAPH_DIR LANDING_PAGE.md
 """
@@ -24,4 +25,10 @@ if not top:
     sys.exit(f"docs: {module}: no top-level symbols read from {graphs}")
 if missing:
     sys.exit(f"docs: {module}: not in any topic group of {landing}: {', '.join(missing)}")
-print(f"docs: {module}: {len(top)} top-level symbols, all in topic groups")
+# Every article of the catalog has its place in a topic group too.
+linked = set(re.findall(r"<doc:([^>]+)>", topics))
+articles = sorted(p.stem for p in landing.parent.glob("*.md") if p != landing)
+unlinked = [name for name in articles if name not in linked]
+if unlinked:
+    sys.exit(f"docs: {module}: articles in no topic group of {landing}: {', '.join(unlinked)}")
+print(f"docs: {module}: {len(top)} top-level symbols and {len(articles)} articles, all in topic groups")

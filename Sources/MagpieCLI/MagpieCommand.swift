@@ -17,7 +17,7 @@ enum MagpieCommand {
                                                 decode limits (default 100 MP, 256 MiB, 10000, 10000 ms)
       convert IN OUT [--format jpeg|png|gif|webp|avif|heic|jxl|bmp] [--quality 0-100] [--process SPEC]
               [--icc none|original|srgb] [--keep-metadata]
-      play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB]
+      play FILE [--seconds S] [--rate TICKS_PER_S] [--budget MB] [--mode forward|reverse|bounce]
                                                 play an animation on a real clock into no display
       fetch URL [-o FILE] [--process SPEC] [--format F] [--cache-dir DIR] [--no-cache] [--json] [--verbose]
               [--redis redis://[PASSWORD@]HOST[:PORT][/DB]] [--resume] [--http-cache]
@@ -33,18 +33,20 @@ enum MagpieCommand {
       cache info|clean|clear [--cache-dir DIR] [--size-limit N[K|M|G]] [--max-age-days D]
       demo [DIR] [--out FILE] [--base-url URL --cache-dir DIR]
                                                 thumbnail the samples (through an origin with --base-url)
-      cache-bench memory|manager|disk|clean|redis [--thumbnail FILE] [--files N] [--redis URL]
+      cache-bench memory|manager|engine|disk|clean|redis [--thumbnail FILE] [--files N] [--redis URL]
                                                 cache timings for make bench
-      loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession] [--via downloader|callers]
+      loader-bench URLS_FILE [--concurrency N] [--loader curl|urlsession] [--via downloader|callers] [--timeout S]
                                                 data-loader timings for make bench
       serve [--host 127.0.0.1] [--port 8080] [--key HEX --salt HEX | --key-file FILE | --unsafe]
               [--allow-source URL_PREFIX]... [--allow-private-sources] [--cache-dir DIR] [--redis URL]
               [--max-source-bytes N] [--max-pixels N] [--max-frames N] [--concurrency N] [--queue N]
               [--preset NAME=OPTIONS]... [--ttl SECONDS] [--quality Q] [--no-avif] [--no-webp] [--verbose]
               [--download-timeout-ms N] [--request-timeout-ms N] [--threads N] [--memory-cache-mb N]
+          [--signature-size 1-32]
                                                 an image server: imgproxy-style signed transform URLs (docs/serve.md);
                                                 key and salt also from MAGPIE_SERVE_KEY and MAGPIE_SERVE_SALT
 
+    help: this text; --version: the library's version
     --verbose, with any command: Magpie's log (loader, caches, Redis, decoders) on standard error
     process SPEC: processors joined by '|', e.g. 'downsample(256x256)'
     """
@@ -85,7 +87,7 @@ enum MagpieCommand {
     case "cache-bench": try await CacheBenchCommand.run(rest)
     case "loader-bench": try await LoaderBenchCommand.run(rest)
     case "serve": try await ServeCommand.run(rest)
-    case "help", "--help", "-h": print(usage, terminator: "")
+    case "help", "--help", "-h": print(usage)
     case "--version", "version": print(LibraryVersions.magpie)
     default: throw .usage(command, "unknown command; run 'magpie help' for the list")
     }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let animation = try AnimatedImage(data: gifBytes)
-/// let player = animation.makePlayer(clock: TimerFrameClock(), target: view)
+/// let player = try animation.makePlayer(clock: TimerFrameClock(), target: view)
 /// player.start()
 /// ```
 ///

@@ -3,8 +3,8 @@ import Magpie
 import Testing
 
 /// The built DocC site in headless Chromium (`Scripts/docs/check_site.py`):
-/// the landing page, the Getting Started article and two symbol pages
-/// render with their titles, DocC's navigation and a code block, and print
+/// the landing page, three articles (Getting Started, the GTK views
+/// article and the serve article) and a symbol page render with their titles, DocC's navigation and a code block, and print
 /// nothing to the console. This test runs the script, then reads its
 /// report and screenshots again on its own.
 ///
@@ -39,8 +39,8 @@ struct DocumentationSiteTests {
     let titles = report.compactMap { $0["title"] as? String }
     #expect(
       titles == [
-        "Magpie | Documentation", "Getting Started | Documentation", "ImageManager | Documentation",
-        "ImageService | Documentation",
+        "Magpie | Documentation", "Getting Started | Documentation", "Loading Images into GTK Views | Documentation",
+        "Running magpie serve Behind nginx | Documentation", "ImageManager | Documentation",
       ])
     for page in report {
       let name = page["name"] as? String ?? "?"
