@@ -8,9 +8,14 @@ import Testing
 struct DocumentationSnippetTests {
   static let root = TestPaths.repositoryRoot
 
-  /// Every catalog's articles, by path from the repository root.
+  /// Every catalog's articles, the READMEs and `docs/`, by path from the
+  /// repository root: every document whose Swift a reader may copy.
   static func articles() throws -> [String: String] {
     var articles: [String: String] = [:]
+    let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+    for file in ["README.md", "MagpieGTK/README.md"] + docs.filter({ $0.hasSuffix(".md") }).map({ "docs/\($0)" }) {
+      articles[file] = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+    }
     for sources in ["Sources", "MagpieGTK/Sources"] {
       let folder = root.appendingPathComponent(sources)
       for module in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
@@ -52,6 +57,8 @@ struct DocumentationSnippetTests {
     }
     // The check reads something: the articles and their snippets exist.
     #expect(articles.keys.contains("Sources/Magpie/Magpie.docc/GettingStarted.md"))
+    #expect(articles.keys.contains("MagpieGTK/Sources/MagpieGTK/MagpieGTK.docc/LoadingIntoViews.md"))
+    #expect(articles.keys.contains("README.md"))
     #expect(quoted >= 3)
   }
 
