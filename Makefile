@@ -176,7 +176,7 @@ demo-fleet: demo-fleet-deps release
 # Redis tier, with an origin serving samples/ (all on 127.0.0.1): headless
 # Chromium opens a page of 24 signed thumbnails, checks each decodes at its
 # size and screenshots it (.build/artifacts/serve/demo-serve.png; DOCS=1
-# also refreshes docs/serve-demo.png); prints what each instance did and
+# also refreshes docs/serve-demo.jpg); prints what each instance did and
 # what the origin served (Scripts/demo-serve.sh).
 demo-serve: demo-serve-deps release
 	Scripts/demo-serve.sh $(if $(DOCS),--docs)

@@ -22,7 +22,7 @@
 #
 #   --check DIR  write the artifacts to DIR instead of .build/artifacts/serve
 #                (the test's mode; DIR/check.json has the checks' details)
-#   --docs       also copy the screenshot to docs/serve-demo.png when
+#   --docs       also write the screenshot to docs/serve-demo.jpg when
 #                every check passed
 #
 # Artifacts: demo-serve.png, dom.html (Chromium's DOM), manifest.json (the
@@ -219,7 +219,7 @@ result=0
 "$python" Scripts/serve/demo_page.py report --out "$out" --metrics "$work/metrics-1.txt" "$work/metrics-2.txt" \
   --origin-log "$work/origin/logs/access.log" --exits "${exits[@]}" || result=$?
 if [[ $docs -eq 1 && $result -eq 0 ]]; then
-  cp "$out/demo-serve.png" docs/serve-demo.png
-  echo "demo-serve: wrote docs/serve-demo.png"
+  "$magpie" convert "$out/demo-serve.png" docs/serve-demo.jpg --quality 85 >/dev/null
+  echo "demo-serve: wrote docs/serve-demo.jpg"
 fi
 exit $result

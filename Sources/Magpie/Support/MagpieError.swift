@@ -23,11 +23,12 @@ public struct MagpieError: Error, Sendable, CustomStringConvertible {
     public static let truncatedData = Code("truncated data")
     /// The image declares more pixels than the configured limit allows.
     public static let imageTooLarge = Code("image too large")
-    /// A decode limit other than size was reached: more frames than
-    /// ``DecodeOptions/maxFrameCount`` or a decode longer than
-    /// ``DecodeOptions/decodeTimeLimit``. The reason names the limit, its
-    /// value and what the image had (pixels and bytes over their limits stay
-    /// ``imageTooLarge``).
+    /// A limit other than an image's size was reached: more frames than
+    /// ``DecodeOptions/maxFrameCount``, a decode longer than
+    /// ``DecodeOptions/decodeTimeLimit``, or a `file://` or `data:` source
+    /// over ``ImageManager/Configuration/maximumLocalSourceBytes``. The
+    /// reason names the limit, its value and what the source had (pixels
+    /// and bytes over their limits stay ``imageTooLarge``).
     public static let limitExceeded = Code("limit exceeded")
     /// An encoder refused or failed to produce bytes.
     public static let encodingFailed = Code("encoding failed")

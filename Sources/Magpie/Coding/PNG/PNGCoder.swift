@@ -13,8 +13,10 @@ import Foundation
 /// stored values exactly (premultiplied only when `targetSize` means the
 /// pixels will be resampled, see ``DecodeOptions/targetSize``): 16-bit
 /// samples are scaled to 8 bits with rounding, palettes and tRNS become an
-/// alpha channel, gray becomes RGB. Colour chunks (gAMA, iCCP, sRGB, cHRM)
-/// are ignored, as `magpie decode` promises. An `eXIf` orientation before
+/// alpha channel, gray becomes RGB. The colour chunks (iCCP, or cHRM with
+/// gAMA) become ``Image/colorProfile`` and leave the values as stored; the
+/// registry converts them to sRGB unless ``ColorManagement/preserve`` (see
+/// `PNGColorChunks`). An `eXIf` orientation before
 /// the image data is applied, as browsers do. APNG frames are composited onto
 /// the full canvas with their dispose and blend ops; an APNG whose animation
 /// chunks contradict each other decodes, as browsers show it, as a still of
