@@ -1,14 +1,28 @@
 import Dispatch
 import Foundation
 
-/// The system resolver (getaddrinfo), off the cooperative threads: a slow
-/// DNS server blocks one dispatch thread, never a Swift task's.
+/// The system resolver (getaddrinfo), on a thread of its own for each
+/// lookup: a slow DNS server blocks that thread only, never a Swift task's
+/// nor one of GCD's global pool, which Swift's tasks and URLSession's
+/// queues share (a dozen slow lookups would stall every load in the
+/// process). At most ``concurrentLookups`` run at once; the others wait
+/// their turn without a thread.
 enum HostResolver {
+  /// Lookups on their threads at once.
+  static let concurrentLookups = 16
+  private static let gate = AdmissionGate(concurrency: concurrentLookups, capacity: Int.max / 2)
+
   /// The classes of every address `host` resolves to.
   static func addresses(of host: String) async -> Result<[AddressClass], SourceRefusal> {
-    await withCheckedContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(returning: lookUp(host)) }
+    let result = await gate.run {
+      await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: lookUp(host)) }
+        thread.name = "magpie-resolver"
+        thread.start()
+      }
     }
+    // Only a request cancelled while it waited has none.
+    return result ?? .failure(SourceRefusal(status: 503, reason: "the lookup of \(host) was cancelled"))
   }
 
   private static func lookUp(_ host: String) -> Result<[AddressClass], SourceRefusal> {
