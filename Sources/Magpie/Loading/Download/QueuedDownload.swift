@@ -97,14 +97,12 @@ final class QueuedDownload: Sendable {
       let sleep = downloader.configuration.sleep
       let waiting = step.begin()
       let task = Task { [self] in
-        do {
-          try await sleep(wait)
-        } catch {
-          step.end(waiting)
+        let slept = (try? await sleep(wait)) != nil
+        step.end(waiting)
+        guard slept else {
           return stage.complete(
             .failure(MagpieError(.cancelled, "the download was cancelled while waiting to retry")))
         }
-        step.end(waiting)
         attempt()
       }
       step.keep({ task.cancel() }, for: waiting)
