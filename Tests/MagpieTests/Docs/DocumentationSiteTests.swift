@@ -57,14 +57,7 @@ struct DocumentationSiteTests {
   static func expectDrawn(_ file: URL, name: String) throws {
     let pixels = try #require(try CoderRegistry.shared.decode(Data(contentsOf: file)).frames.first).pixels
     #expect(pixels.size == PixelSize(width: 1280, height: 900), "\(name)")
-    var colours = Set<UInt32>()
-    pixels.withUnsafeBytes { bytes in
-      let words = bytes.bindMemory(to: UInt32.self)
-      for row in stride(from: 0, to: pixels.height, by: 3) {
-        let start = row * pixels.bytesPerRow / 4
-        for index in start..<(start + pixels.width) { colours.insert(words[index]) }
-      }
-    }
-    #expect(colours.count >= 100, "\(name): the screenshot has \(colours.count) colours")
+    let colours = ScreenshotColours.count(in: pixels, rowStep: 3)
+    #expect(colours >= 100, "\(name): the screenshot has \(colours) colours")
   }
 }

@@ -87,15 +87,8 @@
       #expect(pixels.size == PixelSize(width: 1280, height: 1000))
       // Counted until there are enough: the whole image only when it fails.
       let enough = 5000
-      var colours = Set<UInt32>()
-      pixels.withUnsafeBytes { bytes in
-        let words = bytes.bindMemory(to: UInt32.self)
-        for row in 0..<pixels.height where colours.count < enough {
-          let start = row * pixels.bytesPerRow / 4
-          for index in start..<(start + pixels.width) { colours.insert(words[index]) }
-        }
-      }
-      #expect(colours.count >= enough, "the screenshot has \(colours.count) colours: blank, or no thumbnails drew")
+      let colours = ScreenshotColours.count(in: pixels, upTo: enough)
+      #expect(colours >= enough, "the screenshot has \(colours) colours: blank, or no thumbnails drew")
     }
 
     /// Each port the demo listened on (ports.txt) now refuses connections.
