@@ -20,16 +20,21 @@ echo "docs: building the modules"
 swift=${SWIFT:-swift}
 # The flags `make test` builds with, so that nothing is built twice.
 $swift build ${SWIFT_FLAGS:--Xswiftc -warnings-as-errors} $(printf -- '--target %s ' "${modules[@]}") >/dev/null
-bin=$($swift build --show-bin-path)
-includes=(-I "$bin/Modules")
-# The C targets' module maps, as SwiftPM generated them for the build.
-for map in "$bin"/*.build/module.modulemap; do
-  includes+=(-Xcc "-fmodule-map-file=$map")
-done
-for dir in Sources/C*; do
-  [ -f "$dir/module.modulemap" ] && includes+=(-I "$dir")
-  [ -d "$dir/include" ] && includes+=(-I "$dir/include")
-done
+
+search_paths() { # bin path, C target folders... → $paths
+  local bin=$1
+  shift
+  paths=(-I "$bin/Modules")
+  # The C targets' module maps, as SwiftPM generated them for the build.
+  for map in "$bin"/*.build/module.modulemap; do
+    paths+=(-Xcc "-fmodule-map-file=$map")
+  done
+  for dir in "$@"; do
+    [ -f "$dir/module.modulemap" ] && paths+=(-I "$dir")
+    [ -d "$dir/include" ] && paths+=(-I "$dir/include")
+  done
+  return 0
+}
 
 extract() { # module, search paths...
   local module=$1
@@ -56,33 +61,29 @@ convert() { # module, catalog
   fi
 }
 
+document() { # module, catalog, search paths...
+  local module=$1 catalog=$2
+  shift 2
+  extract "$module" "$@"
+  python3 Scripts/docs/curation.py "$graphs/$module" "$catalog/$module.md" || failed+=("$module")
+  convert "$module" "$catalog"
+}
+
 failed=()
+search_paths "$($swift build --show-bin-path)" Sources/C*
 for module in "${modules[@]}"; do
-  extract "$module" "${includes[@]}"
-  python3 Scripts/docs/curation.py "$graphs/$module" "Sources/$module/$module.docc/$module.md" || failed+=("$module")
-  convert "$module" "Sources/$module/$module.docc"
+  document "$module" "Sources/$module/$module.docc" "${paths[@]}"
 done
 
 # The GTK binding, a package of its own, built as `make test-gtk` builds it
 # (so that neither builds it twice), with GTK's headers for its C module.
 echo "docs: building MagpieGTK"
 (cd MagpieGTK && $swift build -c release --build-tests ${SWIFT_FLAGS:--Xswiftc -warnings-as-errors} >/dev/null)
-gtk_bin=$(cd MagpieGTK && $swift build -c release --show-bin-path)
-gtk_includes=(-I "$gtk_bin/Modules")
-for map in "$gtk_bin"/*.build/module.modulemap; do
-  gtk_includes+=(-Xcc "-fmodule-map-file=$map")
-done
-for dir in Sources/C* MagpieGTK/Sources/C*; do
-  [ -f "$dir/module.modulemap" ] && gtk_includes+=(-I "$dir")
-  [ -d "$dir/include" ] && gtk_includes+=(-I "$dir/include")
-done
+search_paths "$(cd MagpieGTK && $swift build -c release --show-bin-path)" Sources/C* MagpieGTK/Sources/C*
 for flag in $(pkg-config --cflags-only-I gtk4); do
-  gtk_includes+=(-Xcc "$flag")
+  paths+=(-Xcc "$flag")
 done
-extract MagpieGTK "${gtk_includes[@]}"
-catalog=MagpieGTK/Sources/MagpieGTK/MagpieGTK.docc
-python3 Scripts/docs/curation.py "$graphs/MagpieGTK" "$catalog/MagpieGTK.md" || failed+=(MagpieGTK)
-convert MagpieGTK "$catalog"
+document MagpieGTK MagpieGTK/Sources/MagpieGTK/MagpieGTK.docc "${paths[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "docs: failed: ${failed[*]}"
   exit 1
