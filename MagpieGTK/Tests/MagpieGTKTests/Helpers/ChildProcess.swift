@@ -14,11 +14,7 @@ struct ChildProcess {
   let timedOut: Bool
 
   /// The lines of the output that start with `prefix`, without it.
-  func lines(prefixed prefix: String) -> [String] {
-    output.split(separator: "\n").compactMap { line in
-      line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : nil
-    }
-  }
+  func lines(prefixed prefix: String) -> [String] { output.lines(prefixed: prefix) }
 
   /// Runs `executable` with `arguments`, stopping it when `until` holds
   /// for its output so far or when `timeout` passes. The stop is SIGKILL:

@@ -10,11 +10,7 @@ struct ProbeRun {
   let output: String
 
   /// The lines of the output that start with `prefix`, without it.
-  func lines(prefixed prefix: String) -> [String] {
-    output.split(separator: "\n").compactMap { line in
-      line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : nil
-    }
-  }
+  func lines(prefixed prefix: String) -> [String] { output.lines(prefixed: prefix) }
 
   /// The child's peak resident memory in bytes (GNU time's `%M`, the
   /// kernel's high-water mark of what `ps` shows as RSS), for a run made
