@@ -20,7 +20,7 @@ struct ReadmeSnippetRunTests {
     let image = try await ReadmeSnippets.task(manager, ImageRequest(url: nginx.url("/photo-08.jpg")))
     #expect(image.pixels.size == PixelSize(width: 1024, height: 768))
 
-    let target = FrameCounter()
+    let target = AnimationSnippets.FrameView()
     let gif = try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("samples/pan-01.gif"))
     let player = try ReadmeSnippets.play(gif, into: target)
     #expect(player.isVisible == false, "scrolled away: paused")
@@ -56,11 +56,5 @@ struct ReadmeSnippetRunTests {
     let request = ImageRequest(url: nginx.url("/photo-09.jpg"))
     #expect(try await ReadmeSnippets.tieredLoad(manager, request) == .none)
     #expect(try await ReadmeSnippets.tieredLoad(manager, request) == .memory)
-  }
-
-  /// Counts the frames it is shown.
-  final class FrameCounter: AnimationTarget, Sendable {
-    let frames = Lock(0)
-    func show(_ frame: PixelBuffer, index: Int) { frames.withLock { $0 += 1 } }
   }
 }
